@@ -1,0 +1,265 @@
+"""Cards, packs and card notation.
+
+Every physical card has an identity: rank, suit and deck index (jokers: a joker index).
+Within a :class:`Pack` each physical card is also a small integer *card id*, so that engines
+can hold sets of cards as ``int`` bitmasks over ids (``1 << card_id``).
+
+Notation (docs/notation.md): rank then suit, ``AS KH QD JC 10S 9H … 2C``; the joker is ``JK``.
+Parsing also accepts ``T`` for ten, lower case, and the suit symbols ♠ ♥ ♦ ♣.  A physical
+copy is written with its deck index after a slash: ``7H/1``, ``JK/3``.
+
+Source: rules README "Card notation"; CC-2.3 (every physical card keeps its identity).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from meldhall.errors import NotationError
+
+__all__ = [
+    "JOKER",
+    "ACE",
+    "JACK",
+    "QUEEN",
+    "KING",
+    "RANK_NAMES",
+    "SUIT_NAMES",
+    "Card",
+    "Pack",
+    "parse_card",
+    "parse_rank",
+    "parse_cards",
+    "format_rank",
+    "iter_ids",
+]
+
+#: Rank numbers: the joker is 0, ace 1, number cards their value, J 11, Q 12, K 13.
+JOKER = 0
+ACE = 1
+JACK = 11
+QUEEN = 12
+KING = 13
+
+#: Rank number -> notation.
+RANK_NAMES = {0: "JK", 1: "A", 11: "J", 12: "Q", 13: "K", **{n: str(n) for n in range(2, 11)}}
+#: Suit number -> notation.  0 spades, 1 hearts, 2 diamonds, 3 clubs.
+SUIT_NAMES = ("S", "H", "D", "C")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+RED_SUITS = frozenset({1, 2})
+
+_RANK_TOKENS = {
+    "A": 1, "K": 13, "Q": 12, "J": 11, "T": 10,
+    **{str(n): n for n in range(2, 11)},
+    "JK": 0, "JOKER": 0,
+}
+_SUIT_TOKENS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One physical card.
+
+    Attributes:
+        rank: 0 for a joker, 1 (ace) to 13 (king).
+        suit: 0..3 (spades, hearts, diamonds, clubs); ``None`` for a joker.
+        deck: deck index of a standard card, or joker index for a joker.
+
+    ``str(card)`` is the short notation (``7H``, ``JK``); ``card.physical`` adds the deck
+    index (``7H/1``); ``repr(card)`` is ``Card.parse('7H/1')``, which evaluates back.
+    """
+
+    rank: int
+    suit: int | None
+    deck: int = 0
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.rank == JOKER
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds (used to tell red threes from black, CC-2.4)."""
+        return self.suit in RED_SUITS
+
+    def __str__(self) -> str:
+        if self.rank == JOKER:
+            return "JK"
+        return RANK_NAMES[self.rank] + SUIT_NAMES[self.suit]  # type: ignore[index]
+
+    @property
+    def physical(self) -> str:
+        """Notation with the deck index, e.g. ``7H/1`` or ``JK/3``."""
+        return f"{self}/{self.deck}"
+
+    @property
+    def pretty(self) -> str:
+        """Notation with a suit symbol, e.g. ``7♥``."""
+        if self.rank == JOKER:
+            return "Jk"
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]  # type: ignore[index]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.physical!r})"
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse card notation; see :func:`parse_card`."""
+        return parse_card(text)
+
+
+def parse_rank(token: str) -> int:
+    """Parse a rank alone (``K``, ``10``, ``T``, ``JK``) into a rank number.
+
+    Raises:
+        NotationError: the token is not a rank.
+    """
+    t = token.strip().upper()
+    if t in _RANK_TOKENS:
+        return _RANK_TOKENS[t]
+    raise NotationError(f"{token!r} is not a rank: expected A, K, Q, J, 10 (or T), 9 … 2, or JK")
+
+
+def format_rank(rank: int) -> str:
+    """Rank number -> notation (``0`` -> ``JK``, ``1`` -> ``A``, ``10`` -> ``10``)."""
+    return RANK_NAMES[rank]
+
+
+def parse_card(text: str, *, suit_required: bool = True) -> Card:
+    """Parse one card: ``7H``, ``10s``, ``TS``, ``Q♦``, ``JK``, ``7H/1``, ``JK/2``.
+
+    Args:
+        text: the notation.
+        suit_required: if False a bare rank (``7``) is accepted and gets ``suit=None``.
+
+    Returns:
+        A :class:`Card` (deck index 0 unless given after a slash).
+
+    Raises:
+        NotationError: with a sentence saying what was expected.
+    """
+    raw = text.strip()
+    body, _, deck_txt = raw.partition("/")
+    deck = 0
+    if deck_txt:
+        if not deck_txt.isdigit():
+            raise NotationError(f"{text!r}: the deck index after '/' must be a number, e.g. 7H/1")
+        deck = int(deck_txt)
+    b = body.upper()
+    if b in ("JK", "JOKER"):
+        return Card(JOKER, None, deck)
+    if len(b) < 1:
+        raise NotationError("empty card: expected e.g. 7H, 10S, QD, JK")
+    if b[-1] in _SUIT_TOKENS and len(b) >= 2:
+        rank_txt, suit = b[:-1], _SUIT_TOKENS[b[-1]]
+    elif not suit_required:
+        rank_txt, suit = b, None
+    else:
+        raise NotationError(
+            f"{text!r} is not a card: expected rank then suit, e.g. 7H, 10S, QD, AC, or JK"
+        )
+    if rank_txt not in _RANK_TOKENS or _RANK_TOKENS[rank_txt] == JOKER:
+        raise NotationError(
+            f"{text!r} is not a card: {rank_txt!r} is not a rank (A, K, Q, J, 10/T, 9 … 2)"
+        )
+    return Card(_RANK_TOKENS[rank_txt], suit, deck)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse a space- or comma-separated list of cards (``"AS KH 10D JK"``).
+
+    Raises:
+        NotationError: on the first token that is not a card.
+    """
+    return [parse_card(t) for t in text.replace(",", " ").split()]
+
+
+def iter_ids(mask: int):
+    """Yield the card ids set in a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Pack:
+    """The physical cards of one game: ``decks`` standard 52-card decks plus ``jokers`` jokers.
+
+    Card ids: standard cards ``deck * 52 + suit * 13 + (rank - 1)``, then jokers
+    ``decks * 52 + joker_index``.  Use :meth:`get` for a cached instance.
+
+    Attributes:
+        cards: tuple of :class:`Card`, indexed by card id.
+        size: number of cards (e.g. 108 for two decks and four jokers, CC-2.1).
+        rank_mask: tuple of 14 bitmasks; ``rank_mask[r]`` holds every card of rank ``r``.
+        full_mask: bitmask of all cards.
+    """
+
+    __slots__ = ("decks", "jokers", "cards", "size", "rank_mask", "full_mask", "rank_of",
+                 "suit_of", "red_mask", "black_mask", "_index")
+
+    def __init__(self, decks: int, jokers: int):
+        if decks < 1 or jokers < 0:
+            raise ValueError("a pack needs at least one deck and a non-negative joker count")
+        self.decks = decks
+        self.jokers = jokers
+        cards: list[Card] = []
+        for d in range(decks):
+            for s in range(4):
+                for r in range(1, 14):
+                    cards.append(Card(r, s, d))
+        for j in range(jokers):
+            cards.append(Card(JOKER, None, j))
+        self.cards = tuple(cards)
+        self.size = len(cards)
+        self.rank_of = tuple(c.rank for c in cards)
+        self.suit_of = tuple(c.suit for c in cards)
+        masks = [0] * 14
+        red = black = 0
+        for i, c in enumerate(cards):
+            masks[c.rank] |= 1 << i
+            if c.suit is not None:
+                if c.is_red:
+                    red |= 1 << i
+                else:
+                    black |= 1 << i
+        self.rank_mask = tuple(masks)
+        self.red_mask = red
+        self.black_mask = black
+        self.full_mask = (1 << self.size) - 1
+        self._index = {c: i for i, c in enumerate(cards)}
+
+    @staticmethod
+    @lru_cache(maxsize=None)
+    def get(decks: int, jokers: int) -> Pack:
+        """The shared :class:`Pack` for ``decks`` decks and ``jokers`` jokers."""
+        return Pack(decks, jokers)
+
+    def id_of(self, card: Card) -> int:
+        """Card id of a physical card.
+
+        Raises:
+            NotationError: the card does not exist in this pack (e.g. deck index too high).
+        """
+        try:
+            return self._index[card]
+        except KeyError:
+            raise NotationError(
+                f"{card.physical} is not in this pack ({self.decks} decks, {self.jokers} jokers)"
+            ) from None
+
+    def mask_of(self, cards) -> int:
+        """Bitmask of an iterable of :class:`Card`."""
+        m = 0
+        for c in cards:
+            m |= 1 << self.id_of(c)
+        return m
+
+    def cards_of(self, mask: int) -> list[Card]:
+        """The cards in a bitmask, in id order."""
+        return [self.cards[i] for i in iter_ids(mask)]
+
+    def __repr__(self) -> str:
+        return f"Pack(decks={self.decks}, jokers={self.jokers})"

@@ -1,0 +1,204 @@
+"""The game protocol every meldhall game implements (docs/protocol.md).
+
+A :class:`State` is an immutable value: ``state.apply(action)`` returns the next state and
+never changes ``state``.  One source of truth for legality: ``check`` raises
+:class:`~meldhall.errors.IllegalActionError`, ``is_legal`` wraps it, ``apply`` calls it.
+Out-of-turn decisions are explicit phases named by ``to_act``.
+
+Bots, the simulator and the CLI only ever use this surface and :class:`Observation`.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+from meldhall.errors import IllegalActionError
+
+__all__ = ["Action", "State", "Observation", "Outcome", "ScoreLine", "SideResult"]
+
+
+class Action(abc.ABC):
+    """A move, with one canonical text form: ``str(action)`` (e.g. ``"discard K"``).
+
+    Actions are hashable values; equal actions have equal text.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def __str__(self) -> str: ...
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One line of a hand's score breakdown.
+
+    Attributes:
+        rule_id: the rule that scores it (e.g. ``"CC-12.2"``).
+        label: what it is, for people (``"natural canasta K×7 bonus"``).
+        points: signed points.
+    """
+
+    rule_id: str
+    label: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """A side's (or, where scores are personal, a player's) result for one hand.
+
+    Attributes:
+        side: side index.
+        seats: the seats scored by this line-up.
+        lines: the breakdown; ``sum(l.points for l in lines) == hand_score``.
+        hand_score: points for this hand.
+        total: cumulative score after the hand.
+    """
+
+    side: int
+    seats: tuple[int, ...]
+    lines: tuple[ScoreLine, ...]
+    hand_score: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand (and possibly the game) ended.
+
+    Attributes:
+        hand: hand number (0-based).
+        how: ``"went_out"``, ``"went_out_concealed"``, ``"stock_exhausted"`` or
+            ``"last_red_three"`` (game specific values are documented per game).
+        went_out: seat that went out, or ``None``.
+        results: one :class:`SideResult` per side.
+        game_over: True when the game (match) has ended.
+        winners: the winning sides when ``game_over`` (several on a shared win), else ``()``.
+    """
+
+    hand: int
+    how: str
+    went_out: int | None
+    results: tuple[SideResult, ...]
+    game_over: bool
+    winners: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the outcome, breakdown lines included."""
+        return {
+            "hand": self.hand,
+            "how": self.how,
+            "went_out": self.went_out,
+            "game_over": self.game_over,
+            "winners": list(self.winners),
+            "results": [
+                {
+                    "side": r.side,
+                    "seats": list(r.seats),
+                    "hand_score": r.hand_score,
+                    "total": r.total,
+                    "lines": [
+                        {"rule": ln.rule_id, "label": ln.label, "points": ln.points}
+                        for ln in r.lines
+                    ],
+                }
+                for r in self.results
+            ],
+        }
+
+
+class Observation(abc.ABC):
+    """Exactly what one seat may know of a state.
+
+    Never contains another seat's hidden cards or the stock order.
+    """
+
+    seat: int
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (for the web and for logs)."""
+
+    @abc.abstractmethod
+    def to_text(self) -> str:
+        """A plain-text rendering."""
+
+    @abc.abstractmethod
+    def sample_state(self, rng) -> State:
+        """A full state consistent with this observation (determinization for search).
+
+        Hidden cards are dealt at random from ``rng`` (a ``random.Random``); nothing of the
+        real hidden cards is used.
+        """
+
+
+class State(abc.ABC):
+    """A game state: immutable, hashable-free value.  See the module docstring."""
+
+    __slots__ = ()
+
+    game_name: str = ""
+
+    @property
+    @abc.abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats whose decision is awaited (empty when the game is over)."""
+
+    @property
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """The phase name (game specific, e.g. ``"draw"``, ``"meld"``, ``"consent"``)."""
+
+    @property
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` while a hand is in play; the :class:`Outcome` after a hand or the game."""
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game (match) is over."""
+        return self.outcome is not None and self.outcome.game_over
+
+    @property
+    @abc.abstractmethod
+    def players(self) -> int:
+        """Number of seats."""
+
+    @abc.abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` (default: the seat to act), deterministic order."""
+
+    @abc.abstractmethod
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (rule ID and reason) if ``action`` is illegal."""
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """True if :meth:`check` accepts the action."""
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    @abc.abstractmethod
+    def apply(self, action: Action, seat: int | None = None) -> State:
+        """Check the action, then return the next state (this one is unchanged)."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read an action in notation (raises :class:`~meldhall.errors.NotationError`)."""
+
+    @abc.abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know."""
+
+    def apply_text(self, text: str, seat: int | None = None) -> State:
+        """Parse then apply an action given in notation."""
+        return self.apply(self.parse_action(text), seat)
+

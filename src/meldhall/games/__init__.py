@@ -1,0 +1,1 @@
+"""The games meldhall plays, one package per game."""

@@ -1,0 +1,367 @@
+"""Actions of the canasta games and their notation (docs/notation.md).
+
+In the canasta games suits never matter to the rules except to tell red threes from black
+(CC-2.4), so actions name cards by *kind*: a natural rank (``A``, ``K`` … ``4``), ``2``,
+``JK`` or ``3`` (a black three; red threes are never held).  The engine chooses which
+physical copies move.  Canonical forms::
+
+    draw                          draw from the stock
+    take                          take the pile by adding the upcard to the side's meld
+    take 8 8                      take the pile melding the upcard with 8 8 from hand
+    take 8 8 2, K K JK            … with further new melds (a side's first melding)
+    meld K K 2                    a new meld
+    meld A A A, K K 2             several new melds at once (a side's first melding)
+    meld 3 3 3                    black threes, only when going out
+    add 9 9 2 -> 9                add cards to the side's meld of 9s
+    out 7 7 7 7 7 7 7, J J JK; discard 4    go out concealed in one action
+    discard K                     discard (ends the turn)
+    ask 2                         "partner (seat 2), may I go out?"
+    yes / no                      the partner's answer
+    pass                          decline the pile when the stock is empty (ends the hand),
+                                  or end the turn without a discard where a rule allows it
+    deal                          deal the next hand
+
+Parsing accepts suited cards (``8H 8S``), ``T`` for ten, lower case and suit symbols.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from meldhall.cards import ACE, JOKER, RANK_NAMES, parse_card
+from meldhall.errors import IllegalActionError, NotationError
+from meldhall.game import Action
+
+__all__ = [
+    "TWO", "BLACK_THREE", "NATURAL_RANKS", "MeldSpec", "Draw", "Take", "Meld", "Add",
+    "Discard", "GoOut", "Ask", "Answer", "Pass", "Deal", "parse_canasta_action", "rank_order",
+    "format_kind", "parse_kind",
+]
+
+TWO = 2
+BLACK_THREE = 3
+#: Natural ranks of the canasta games, A K Q J 10 9 8 7 6 5 4 (CC-3.2).
+NATURAL_RANKS = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
+
+
+def rank_order(rank: int) -> int:
+    """Sort key putting aces above kings (A K Q … 4 3 2 JK, high first when negated)."""
+    return 14 if rank == ACE else rank
+
+
+def format_kind(kind: int) -> str:
+    """Kind -> notation: ``JK``, ``A``, ``2``, ``3`` (black three), ``4`` … ``K``."""
+    return RANK_NAMES[kind]
+
+
+def parse_kind(token: str) -> int:
+    """Read one card token as a kind (suit dropped).
+
+    Raises:
+        NotationError: not a card or rank.
+        IllegalActionError: a red three (CC-9.1: red threes are never held or melded).
+    """
+    t = token.strip()
+    if not t:
+        raise NotationError("expected a card, e.g. K, 10, 2, JK or 3")
+    card = parse_card(t, suit_required=False)
+    if card.rank == 3 and card.suit in (1, 2):
+        raise IllegalActionError(
+            "CC-9.1", f"{t} is a red three: red threes are laid out at once, never held or melded"
+        )
+    return card.rank
+
+
+@dataclass(frozen=True, slots=True)
+class MeldSpec:
+    """Cards for one meld: ``naturals`` cards of ``rank`` plus ``twos`` and ``jokers``.
+
+    Attributes:
+        rank: the meld's rank (a natural rank, or 3 for a black-three meld).
+        naturals, twos, jokers: card counts.
+    """
+
+    rank: int
+    naturals: int
+    twos: int = 0
+    jokers: int = 0
+
+    @property
+    def wilds(self) -> int:
+        """Wild cards in the spec."""
+        return self.twos + self.jokers
+
+    @property
+    def size(self) -> int:
+        """Cards in the spec."""
+        return self.naturals + self.twos + self.jokers
+
+    def tokens(self) -> list[str]:
+        """Notation tokens: naturals, then ``2``s, then ``JK``s."""
+        return [format_kind(self.rank)] * self.naturals + ["2"] * self.twos + ["JK"] * self.jokers
+
+    def __str__(self) -> str:
+        return " ".join(self.tokens())
+
+
+def _canonical(melds) -> tuple[MeldSpec, ...]:
+    return tuple(sorted(melds, key=lambda m: -rank_order(m.rank)))
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw from the stock (CC-5.3, CC-5.4)."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    """Take the whole discard pile (CC-8).
+
+    Attributes:
+        rank: the upcard's rank.
+        naturals, twos, jokers: hand cards melded with the upcard (all zero: the upcard alone
+            is added to the side's meld of its rank, CC-8.6(c)).
+        extra: further new melds from hand, for a side's first melding (CC-7.4, CC-8.7).
+    """
+
+    rank: int
+    naturals: int = 0
+    twos: int = 0
+    jokers: int = 0
+    extra: tuple[MeldSpec, ...] = ()
+
+    def __str__(self) -> str:
+        own = [format_kind(self.rank)] * self.naturals + ["2"] * self.twos + ["JK"] * self.jokers
+        text = " ".join(["take"] + own)
+        if self.extra:
+            text += ", " + ", ".join(str(m) for m in self.extra)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Meld(Action):
+    """Lay down one or more new melds (CC-6.1–CC-6.5; several only as a first melding, CC-6.9)."""
+
+    melds: tuple[MeldSpec, ...]
+
+    def __str__(self) -> str:
+        return "meld " + ", ".join(str(m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Add(Action):
+    """Add cards to the side's meld of ``rank`` (CC-6.5): ``naturals`` of that rank plus
+    ``twos`` and ``jokers``."""
+
+    rank: int
+    naturals: int = 0
+    twos: int = 0
+    jokers: int = 0
+
+    @property
+    def size(self) -> int:
+        """Cards added."""
+        return self.naturals + self.twos + self.jokers
+
+    def __str__(self) -> str:
+        cards = MeldSpec(self.rank, self.naturals, self.twos, self.jokers)
+        return "add " + str(cards) + " -> " + format_kind(self.rank)
+
+
+@dataclass(frozen=True, slots=True)
+class GoOut(Action):
+    """Go out concealed in one action: every meld plus an optional final discard (CC-6.9)."""
+
+    melds: tuple[MeldSpec, ...]
+    discard: int | None = None
+
+    def __str__(self) -> str:
+        text = "out " + ", ".join(str(m) for m in self.melds)
+        if self.discard is not None:
+            text += "; discard " + format_kind(self.discard)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard one card of ``kind``, ending the turn (CC-5.2)."""
+
+    kind: int
+
+    def __str__(self) -> str:
+        return "discard " + format_kind(self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Ask(Action):
+    """Ask partner ``partner``: "may I go out?" (CC-10.5)."""
+
+    partner: int
+
+    def __str__(self) -> str:
+        return f"ask {self.partner}"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer(Action):
+    """The partner's answer to "may I go out?" (CC-10.5)."""
+
+    yes: bool
+
+    def __str__(self) -> str:
+        return "yes" if self.yes else "no"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline the pile with the stock empty (CC-11.3), or end a turn that has no discard."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Deal the next hand (CC-4)."""
+
+    def __str__(self) -> str:
+        return "deal"
+
+
+def _meld_specs(text: str, *, what: str) -> tuple[MeldSpec, ...]:
+    groups = [g.strip() for g in text.split(",")]
+    specs = []
+    for g in groups:
+        if not g:
+            raise NotationError(f"{what}: empty meld between commas")
+        specs.append(_one_spec(g.split(), what=what))
+    ranks = [s.rank for s in specs]
+    if len(set(ranks)) != len(ranks):
+        raise IllegalActionError("CC-6.4", "a side has at most one meld of each rank; "
+                                 "list each rank once")
+    return _canonical(specs)
+
+
+def _one_spec(tokens: list[str], *, what: str, rank: int | None = None) -> MeldSpec:
+    kinds = [parse_kind(t) for t in tokens]
+    naturals = [k for k in kinds if k not in (TWO, JOKER)]
+    twos = kinds.count(TWO)
+    jokers = kinds.count(JOKER)
+    if not naturals and rank is None:
+        raise IllegalActionError(
+            "CC-6.2", f"{what} {' '.join(tokens)}: a meld needs at least two natural cards"
+        )
+    ranks = set(naturals) if rank is None else set(naturals) | {rank}
+    if len(ranks) > 1:
+        raise IllegalActionError(
+            "CC-6.1", f"{' '.join(tokens)}: a meld is of one rank only (runs are not melds)"
+        )
+    r = ranks.pop()
+    return MeldSpec(r, len(naturals), twos, jokers)
+
+
+_TOKEN_SPLIT = re.compile(r"\s+")
+
+
+def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
+    """Read a canasta action in notation (see the module docstring).
+
+    Args:
+        text: the action text.
+        top_rank: rank of the upcard, to read ``take 8 8`` (needed only for ``take``).
+
+    Raises:
+        NotationError: the text is not an action; the message lists the forms.
+        IllegalActionError: the text names something no rule allows (a red three, a meld of
+            mixed ranks), with the rule ID.
+    """
+    raw = text.strip()
+    if not raw:
+        raise NotationError("empty action: try draw, take, meld, add, discard, ask, out, pass")
+    head, _, rest = raw.partition(" ")
+    head = head.lower()
+    rest = rest.strip()
+    if head in ("draw", "yes", "no", "pass", "deal") and rest:
+        raise NotationError(f"{head!r} takes no arguments")
+    if head == "draw":
+        return Draw()
+    if head == "yes":
+        return Answer(True)
+    if head == "no":
+        return Answer(False)
+    if head == "pass":
+        return Pass()
+    if head == "deal":
+        return Deal()
+    if head == "discard":
+        toks = rest.split()
+        if len(toks) != 1:
+            raise NotationError("discard takes exactly one card, e.g. 'discard K'")
+        return Discard(parse_kind(toks[0]))
+    if head == "ask":
+        if not rest:
+            return Ask(-1)  # partner to be filled in by the state when unambiguous
+        if not rest.isdigit():
+            raise NotationError("ask takes a partner's seat number, e.g. 'ask 2'")
+        return Ask(int(rest))
+    if head == "meld":
+        if not rest:
+            raise NotationError("meld needs cards, e.g. 'meld K K 2' or 'meld A A A, 7 7 7'")
+        return Meld(_meld_specs(rest, what="meld"))
+    if head == "add":
+        cards, arrow, target = rest.partition("->")
+        if not arrow:
+            raise NotationError("add needs a target meld: 'add 9 9 -> 9' or 'add 2 -> K'")
+        rank = parse_kind(target.strip()) if target.strip() else None
+        if rank is None:
+            raise NotationError("add needs a target meld rank after '->'")
+        kinds = [parse_kind(t) for t in cards.split()]
+        if not kinds:
+            raise NotationError("add needs at least one card before '->'")
+        wrong = [k for k in kinds if k not in (rank, TWO, JOKER)]
+        if wrong:
+            raise IllegalActionError(
+                "CC-6.1", f"a {format_kind(wrong[0])} cannot join a meld of {format_kind(rank)}s")
+        return Add(rank, kinds.count(rank) if rank != TWO else 0, kinds.count(TWO),
+                   kinds.count(JOKER))
+    if head == "take":
+        first, _, extra_txt = rest.partition(",")
+        kinds = [parse_kind(t) for t in first.split()]
+        naturals = [k for k in kinds if k not in (TWO, JOKER)]
+        ranks = set(naturals)
+        if top_rank is not None:
+            ranks.add(top_rank)
+        if len(ranks) > 1:
+            raise IllegalActionError(
+                "CC-8.5", "the natural cards melded with the upcard must be of its rank"
+                + (f" ({format_kind(top_rank)})" if top_rank is not None else "")
+            )
+        if not ranks:
+            raise NotationError("take: the upcard's rank is not known here; write e.g. 'take 8 8'")
+        extra = _meld_specs(extra_txt, what="take") if extra_txt.strip() else ()
+        return Take(ranks.pop(), len(naturals), kinds.count(TWO), kinds.count(JOKER), extra)
+    if head == "out":
+        body, _, disc = rest.partition(";")
+        discard = None
+        disc = disc.strip()
+        if disc:
+            dh, _, dcard = disc.partition(" ")
+            if dh.lower() != "discard" or not dcard.strip():
+                raise NotationError("out: after ';' write 'discard CARD'")
+            discard = parse_kind(dcard.strip())
+        if not body.strip():
+            raise NotationError("out needs the melds, e.g. 'out 7 7 7 7 7 7 7, J J JK; discard 4'")
+        return GoOut(_meld_specs(body, what="out"), discard)
+    raise NotationError(
+        f"unknown action {head!r}: expected draw, take, meld, add, discard, out, ask, yes, no, "
+        "pass or deal"
+    )
+
+
+def token_kind(card) -> int:
+    """Kind of a physical card (its rank; jokers 0)."""
+    return JOKER if card.rank == JOKER else card.rank

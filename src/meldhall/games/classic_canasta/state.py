@@ -1,0 +1,1445 @@
+"""Classic Canasta: the game state and its rules (docs/rules/classic-canasta.md, CC-1 … CC-14).
+
+A :class:`ClassicCanastaState` is an immutable value covering a whole game (match): every
+hand from the deal to the score sheet.  Cards are ``int`` bitmasks over the card ids of a
+:class:`~meldhall.cards.Pack`; melds are counts plus the mask of their physical cards.
+
+Phases (``state.phase``):
+
+* ``"draw"`` — the seat in turn draws from the stock or takes the pile (CC-5.2, CC-8);
+  with the stock empty, takes only, or ``pass`` (CC-11.3).
+* ``"meld"`` — melds, additions, "may I go out?", then the discard (CC-5.2, CC-6, CC-10).
+* ``"consent"`` — the asked partner answers ``yes`` or ``no`` (CC-10.5).
+* ``"hand_end"`` — the hand is scored (``outcome``); the next dealer deals (CC-4.2).
+* ``"game_over"`` — the game has ended (CC-13).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from meldhall.cards import JOKER, Pack
+from meldhall.errors import IllegalActionError, NotationError
+from meldhall.game import Action, Outcome, ScoreLine, SideResult, State
+from meldhall.games.canasta.actions import (
+    BLACK_THREE,
+    NATURAL_RANKS,
+    TWO,
+    Add,
+    Answer,
+    Ask,
+    Deal,
+    Discard,
+    Draw,
+    GoOut,
+    Meld,
+    MeldSpec,
+    Pass,
+    Take,
+    format_kind,
+    parse_canasta_action,
+    rank_order,
+)
+from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok, wild_room
+from meldhall.games.canasta.values import CLASSIC_VALUES
+from meldhall.games.classic_canasta.options import ClassicCanastaOptions
+
+__all__ = ["ClassicCanastaState", "new_game", "DRAW", "MELD", "CONSENT", "HAND_END", "GAME_OVER"]
+
+DRAW, MELD, CONSENT, HAND_END, GAME_OVER = "draw", "meld", "consent", "hand_end", "game_over"
+_PHASES = (DRAW, MELD, CONSENT, HAND_END, GAME_OVER)
+
+V = CLASSIC_VALUES
+_DRAW = Draw()
+_PASS = Pass()
+_DEAL = Deal()
+_YES = Answer(True)
+_NO = Answer(False)
+_DISCARDS = {k: Discard(k) for k in range(14)}
+#: Kinds a hand can hold, in display order.
+_KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+
+
+def _popcount(x: int) -> int:
+    return x.bit_count()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _kname(kind: int) -> str:
+    return {0: "joker", 2: "2", 3: "black 3"}.get(kind, format_kind(kind))
+
+
+class _Meld:
+    """One meld on the table (internal): counts, physical cards, hidden flag, turn created."""
+
+    __slots__ = ("rank", "mask", "naturals", "twos", "jokers", "hidden", "creator")
+
+    def __init__(self, rank, mask, naturals, twos, jokers, hidden, creator):
+        self.rank = rank
+        self.mask = mask
+        self.naturals = naturals
+        self.twos = twos
+        self.jokers = jokers
+        self.hidden = hidden
+        self.creator = creator
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.twos + self.jokers
+
+    @property
+    def wilds(self) -> int:
+        return self.twos + self.jokers
+
+    def plus(self, mask: int, n: int, t: int, j: int) -> _Meld:
+        return _Meld(self.rank, self.mask | mask, self.naturals + n, self.twos + t,
+                     self.jokers + j, self.hidden, self.creator)
+
+
+class ClassicCanastaState(State):
+    """A Classic Canasta game in progress.  Build one with :func:`new_game`.
+
+    Public read-only attributes (all plain values): ``options``, ``seed``, ``pack``,
+    ``hand_no``, ``dealer``, ``turn``, ``scores`` (per side, or per player in cutthroat),
+    ``side_of`` (seat -> side), ``stock_size``, ``pile`` (card ids, bottom first),
+    ``pile_frozen``.  Use :meth:`observation` for what a seat may see.
+    """
+
+    game_name = "classic-canasta"
+
+    __slots__ = (
+        "options", "pack", "seed", "scores", "hand_no", "dealer", "side_of", "nsides",
+        "stock", "hands", "pile", "pile_frozen", "melds", "red3", "turn", "_phase",
+        "asked", "permission", "asker_partner", "pile_cards", "took", "melds_made",
+        "new_ranks", "conceal_ok", "b3_done", "no_discard", "seat_melded", "known",
+        "_outcome", "log", "first_taker", "went_out", "_cache",
+    )
+
+    # ------------------------------------------------------------------ construction
+    def _copy(self) -> ClassicCanastaState:
+        new = object.__new__(ClassicCanastaState)
+        for name in ClassicCanastaState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._cache = None
+        return new
+
+    @property
+    def players(self) -> int:
+        """Number of seats (CC-1.1)."""
+        return self.options.player_count
+
+    @property
+    def phase(self) -> str:
+        """Current phase (see the module docstring)."""
+        return self._phase
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The hand's (and game's) outcome once scored, else ``None``."""
+        return self._outcome
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat whose decision is awaited (the asked partner in ``consent``)."""
+        if self._phase in (DRAW, MELD):
+            return (self.turn,)
+        if self._phase == CONSENT:
+            return (self.asker_partner,)
+        if self._phase == HAND_END:
+            return ((self.dealer + 1) % self.players,)
+        return ()
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock)
+
+    @property
+    def upcard(self):
+        """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
+        return self.pack.cards[self.pile[-1]] if self.pile else None
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s side (CC-1.2, CC-1.4)."""
+        s = self.side_of[seat]
+        return tuple(x for x in range(self.players) if x != seat and self.side_of[x] == s)
+
+    def side_seats(self, side: int) -> tuple[int, ...]:
+        """Seats of a side."""
+        return tuple(x for x in range(self.players) if self.side_of[x] == side)
+
+    def side_melds(self, side: int) -> dict[int, tuple[int, int, int]]:
+        """A side's melds as ``{rank: (naturals, twos, jokers)}``."""
+        return {m.rank: (m.naturals, m.twos, m.jokers) for m in self.melds[side] if m is not None}
+
+    def side_has_melded(self, side: int) -> bool:
+        """True once the side has any meld this hand (red threes do not count, CC-9.2)."""
+        return any(m is not None for m in self.melds[side])
+
+    def canastas(self, side: int) -> int:
+        """Number of canastas (melds of seven or more, CC-6.6) of a side."""
+        return sum(1 for m in self.melds[side] if m is not None and m.rank != 3 and m.size >= 7)
+
+    def hand_counts(self, seat: int) -> list[int]:
+        """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
+        h = self.hands[seat]
+        rm = self.pack.rank_mask
+        return [(h & rm[k]).bit_count() for k in range(14)]
+
+    def hand_cards(self, seat: int):
+        """The physical cards in ``seat``'s hand (list of Card)."""
+        return self.pack.cards_of(self.hands[seat])
+
+    def minimum_for(self, seat: int) -> int:
+        """Minimum count for the first melding of ``seat``'s side this hand (CC-7.1, CC-7.2).
+
+        In cutthroat each player's minimum follows their own score (CC-14.1).
+        """
+        if self.options.cutthroat:
+            return self.options.minimum_count(self.scores[seat])
+        return self.options.minimum_count(self.scores[self.side_of[seat]])
+
+    def history(self) -> list[tuple[int, str]]:
+        """Every action so far in the game as ``(seat, notation)``, oldest first."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, entry = node
+            out.append((entry[0], entry[1]))
+        out.reverse()
+        return out
+
+    def public_log(self) -> list[tuple[int, str, str]]:
+        """Public log: ``(seat, action, note)`` entries, oldest first (CC-5.9)."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return out
+
+    def _log(self, seat: int, text: str, note: str = "") -> None:
+        self.log = (self.log, (seat, text, note))
+
+    # ------------------------------------------------------------------ dealing
+    def _deal(self, attempt_seed: int) -> None:
+        """Shuffle, deal, turn the upcard and replace red threes (CC-4.3–CC-4.11)."""
+        opts = self.options
+        pack = self.pack
+        rng = random.Random(attempt_seed)
+        rank_of = pack.rank_of
+        red = pack.red_mask
+        n = self.players
+        for _attempt in range(1000):
+            order = list(range(pack.size))
+            rng.shuffle(order)
+            order.reverse()  # the top of the stock is the end of the list
+            hands = [0] * n
+            for _ in range(opts.hand_size):  # CC-4.5: one at a time from the dealer's left
+                for k in range(1, n + 1):
+                    seat = (self.dealer + k) % n
+                    hands[seat] |= 1 << order.pop()
+            # CC-4.7 / CC-4.8: turn the upcard, cover red threes, wild cards (and black threes).
+            pile: list[int] = []
+            frozen = False
+            ok = True
+            while True:
+                if not order:
+                    ok = False
+                    break
+                c = order.pop()
+                pile.append(c)
+                r = rank_of[c]
+                is_red3 = r == 3 and (red >> c) & 1
+                if r in (JOKER, TWO):
+                    frozen = True
+                elif is_red3:
+                    if opts.red_three_upcard_freezes:
+                        frozen = True
+                elif r == 3 and opts.black_three_upcard == "cover":
+                    pass
+                else:
+                    break
+            red3 = [0] * n
+            if ok:
+                # CC-4.10: red threes laid out and replaced, player by player from the left.
+                for k in range(1, n + 1):
+                    seat = (self.dealer + k) % n
+                    while ok:
+                        r3 = hands[seat] & red
+                        if not r3:
+                            break
+                        hands[seat] &= ~r3
+                        red3[seat] |= r3
+                        for _ in range(r3.bit_count()):
+                            if not order:
+                                ok = False  # CC-4.11: freak deal, deal again
+                                break
+                            hands[seat] |= 1 << order.pop()
+            if ok:
+                break
+        self.stock = tuple(order)
+        self.hands = tuple(hands)
+        self.pile = tuple(pile)
+        self.pile_frozen = frozen
+        self.red3 = tuple(red3)
+        for seat in range(n):
+            placed = pack.cards_of(red3[seat])
+            if placed:
+                self._log(seat, "", "places " + " ".join(str(c) for c in placed))
+        self._log(-1, "", "upcard " + " ".join(str(pack.cards[c]) for c in pile)
+                  + (" (pile frozen)" if frozen else ""))
+
+    def _start_hand(self) -> None:
+        n = self.players
+        opts = self.options
+        self.side_of = _initial_sides(opts)
+        self.nsides = max(self.side_of) + 1
+        self.melds = tuple((None,) * 14 for _ in range(self.nsides))
+        self.known = (0,) * n
+        self.seat_melded = 0
+        self.first_taker = None
+        self.went_out = None
+        self._outcome = None
+        self._deal(_hand_seed(self.seed, self.hand_no))
+        self._begin_turn((self.dealer + 1) % n)
+
+    def _begin_turn(self, seat: int) -> None:
+        """Start ``seat``'s turn (CC-5.1); with the stock empty apply CC-11.3."""
+        self.turn = seat
+        self._phase = DRAW
+        self.asked = False
+        self.permission = None
+        self.asker_partner = -1
+        self.pile_cards = 0
+        self.took = False
+        self.melds_made = 0
+        self.new_ranks = 0
+        self.conceal_ok = not (self.seat_melded >> seat) & 1
+        self.b3_done = False
+        self.no_discard = False
+        self._cache = None
+        if not self.stock and not self._takes():
+            self._end_hand("stock_exhausted", None)
+
+    # ------------------------------------------------------------------ helpers
+    def _side(self) -> int:
+        return self.side_of[self.turn]
+
+    def _counts(self) -> list[int]:
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        cnt = c.get("counts")
+        if cnt is None:
+            cnt = c["counts"] = self.hand_counts(self.turn)
+        return cnt
+
+    def _frozen_for(self, side: int) -> bool:
+        """CC-8.3, CC-8.4: frozen for everyone, or against a side that has not melded."""
+        if self.pile_frozen:
+            return True
+        return self.options.frozen_until_side_melds and not self.side_has_melded(side)
+
+    def _required(self) -> int:
+        return self.options.required_canastas
+
+    def _b3_max(self) -> int:
+        return 6 if self.players == 6 else 4
+
+    def _may_go_out_now(self, canastas_after: int) -> str | None:
+        """None if the player may go out with ``canastas_after`` canastas; else the reason."""
+        req = self._required()
+        if canastas_after < req:
+            return (f"CC-10.1", f"your side needs {_plural(req, 'canasta')} to go out and would "
+                    f"have {canastas_after}")  # type: ignore[return-value]
+        if self.permission is False:
+            return ("CC-10.5", "your partner answered \"no\": you may not go out this turn")  # type: ignore[return-value]
+        if (self.options.partner_permission == "compulsory" and self.partners(self.turn)
+                and self.permission is not True):
+            return ("CC-10.5", "with compulsory permission you must ask your partner before "
+                    "going out")  # type: ignore[return-value]
+        return None
+
+    def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
+        """Choose ``count`` physical cards of ``kind`` from ``hand``, avoiding ``avoid`` first."""
+        pool = hand & self.pack.rank_mask[kind]
+        picked = 0
+        for pref in (pool & ~avoid, pool & avoid):
+            while pref and count:
+                low = pref & -pref
+                picked |= low
+                pref ^= low
+                count -= 1
+        return picked
+
+    def _need(self, counts, kind: int, count: int, rule: str) -> None:
+        if counts[kind] < count:
+            held = counts[kind]
+            raise IllegalActionError(
+                rule, f"you hold {held if held else 'no'} {_kname(kind)}"
+                + ("s" if held != 1 and kind not in (0,) else "") + f", not {count}"
+            )
+
+    def _hand_after_rule(self, left: int, canastas_after: int, *, take: bool = False) -> None:
+        """CC-5.7: a meld leaving one card or none needs the right to go out."""
+        if left > 1:
+            return
+        reason = self._may_go_out_now(canastas_after)
+        if reason is not None:
+            rule, text = reason
+            what = "no card" if left == 0 else "one card"
+            if take:
+                what += " after the pile has joined your hand"
+            raise IllegalActionError(
+                "CC-5.7", f"that would leave you {what}, which is allowed only when going out; "
+                f"{rule}: {text}"
+            )
+
+    # ------------------------------------------------------------------ legality
+    def _seat_check(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        if self._phase == GAME_OVER:
+            raise IllegalActionError("CC-13.2", "the game is over")
+        if seat not in self.to_act:
+            who = self.to_act[0]
+            rule = "CC-10.5" if self._phase == CONSENT else "CC-5.1"
+            raise IllegalActionError(rule, f"it is seat {who}'s turn to act, not seat {seat}'s"
+                                     + (" (CC-5.8: no out-of-turn plays)" if rule == "CC-5.1"
+                                        else ""))
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
+        self._plan(action, seat)
+
+    def _plan(self, action: Action, seat: int | None):
+        self._seat_check(seat)
+        ph = self._phase
+        t = type(action)
+        if ph == GAME_OVER:
+            raise IllegalActionError("CC-13.2", "the game is over")
+        if t is Deal:
+            if ph != HAND_END:
+                raise IllegalActionError("CC-4.2", "the hand is still being played")
+            return None
+        if ph == HAND_END:
+            raise IllegalActionError("CC-4.2", "the hand is over: the next dealer deals ('deal')")
+        if ph == CONSENT:
+            if t is not Answer:
+                raise IllegalActionError(
+                    "CC-10.5", f"seat {self.asker_partner} must first answer \"may I go out?\" "
+                    "with yes or no")
+            return None
+        if t is Answer:
+            raise IllegalActionError("CC-10.5", "nobody has asked \"may I go out?\"")
+        if ph == DRAW:
+            if t is Draw:
+                if not self.stock:
+                    raise IllegalActionError(
+                        "CC-11.3", "the stock is empty: take the pile or pass (ending the hand)")
+                return None
+            if t is Take:
+                return self._plan_take(action)  # type: ignore[arg-type]
+            if t is Pass:
+                if self.stock:
+                    raise IllegalActionError("CC-5.2", "draw from the stock or take the pile")
+                if self.options.stock_end_forced_take and self._forced_take():
+                    raise IllegalActionError(
+                        "CC-11.3", "the stock is empty and the upcard fits your side's meld: "
+                        "you must take the pile")
+                return None
+            raise IllegalActionError(
+                "CC-5.2", "a turn begins by drawing from the stock ('draw') or taking the pile")
+        # MELD phase
+        if t is Draw or t is Take:
+            raise IllegalActionError(
+                "CC-5.5", "you have already drawn this turn (nothing may be undone)")
+        if t is Pass:
+            if not self.no_discard:
+                raise IllegalActionError("CC-5.2", "a turn ends with a discard")
+            return None
+        if t is Discard:
+            return self._plan_discard(action)  # type: ignore[arg-type]
+        if t is Meld:
+            return self._plan_meld(action)  # type: ignore[arg-type]
+        if t is Add:
+            return self._plan_add(action)  # type: ignore[arg-type]
+        if t is GoOut:
+            return self._plan_go_out(action)  # type: ignore[arg-type]
+        if t is Ask:
+            return self._plan_ask(action)  # type: ignore[arg-type]
+        raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
+
+    # -- the pile ----------------------------------------------------------------------------
+    def _top_checks(self) -> int:
+        if not self.pile:
+            raise IllegalActionError("CC-8.1", "the discard pile is empty")
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO):
+            raise IllegalActionError(
+                "CC-8.2", "a wild card is on top of the pile: nobody may take it this turn")
+        if r == 3:
+            raise IllegalActionError(
+                "CC-8.2", "a black three is on top of the pile: it cannot be taken this turn "
+                "(CC-8.10)")
+        return r
+
+    def _plan_take(self, a: Take):
+        opts = self.options
+        r = self._top_checks()
+        if a.rank != r:
+            raise IllegalActionError(
+                "CC-8.5", f"the upcard is a {format_kind(r)}: the natural cards melded with it "
+                "must be of its rank")
+        seat = self.turn
+        side = self.side_of[seat]
+        counts = self._counts()
+        frozen = self._frozen_for(side)
+        melded = self.side_has_melded(side)
+        existing = self.melds[side][r]
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        used = [0] * 14
+        used[r] += n
+        used[TWO] += tw
+        used[JOKER] += jk
+        if a.extra and melded:
+            raise IllegalActionError(
+                "CC-6.9", "further melds go after the take, one at a time: your side has "
+                "already melded")
+        for spec in a.extra:
+            used[spec.rank] += spec.naturals
+            used[TWO] += spec.twos
+            used[JOKER] += spec.jokers
+        for k in range(14):
+            if used[k] > counts[k]:
+                self._need(counts, k, used[k], "CC-8.5" if k == r else "CC-7.4")
+        top_rank_name = format_kind(r)
+        if existing is not None:
+            if n == 0 and w == 0:
+                if frozen:
+                    raise IllegalActionError(
+                        "CC-8.5", f"the pile is frozen; taking it needs a natural pair of "
+                        f"{top_rank_name}s (you hold {counts[r] or 'no'} {top_rank_name})")
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1:
+                if frozen:
+                    raise IllegalActionError(
+                        "CC-8.5", f"the pile is frozen; taking it needs a natural pair of "
+                        f"{top_rank_name}s, not a wild card")
+                if not opts.unfrozen_take_with_wild:
+                    raise IllegalActionError(
+                        "CC-8.6", "under these rules the pile is taken with a natural pair or "
+                        "by adding the upcard to your meld, not with a wild card")
+                if not meld_ok(existing.naturals + 2, existing.wilds + 1, opts.wild_ratio):
+                    raise IllegalActionError(
+                        "CC-6.2", f"your meld of {top_rank_name}s cannot take another wild card")
+            else:
+                raise IllegalActionError(
+                    "CC-8.6", f"your side has a meld of {top_rank_name}s: take the pile with two "
+                    f"natural {top_rank_name}s, one natural and one wild card, or the upcard "
+                    "alone ('take')")
+            new_meld_cards = 0
+        else:
+            if n == 0 and w == 0:
+                raise IllegalActionError(
+                    "CC-8.6", f"your side has no meld of {top_rank_name}s: the upcard alone "
+                    f"cannot be added; take it with a natural pair of {top_rank_name}s")
+            if frozen and n < 2:
+                why = ("frozen" if self.pile_frozen else "frozen against your side until it "
+                       "melds (CC-8.4)")
+                raise IllegalActionError(
+                    "CC-8.5", f"the pile is {why}; taking it needs a natural pair of "
+                    f"{top_rank_name}s (you hold {counts[r] or 'no'} {top_rank_name})")
+            if n < 2:
+                if n < 1 or w < 1:
+                    raise IllegalActionError(
+                        "CC-8.6", f"take the pile with two natural {top_rank_name}s, or one "
+                        "natural and one wild card")
+                if not opts.unfrozen_take_with_wild:
+                    raise IllegalActionError(
+                        "CC-8.6", "under these rules the pile is taken only with a natural pair")
+            if not meld_ok(n + 1, w, opts.wild_ratio):
+                raise IllegalActionError(
+                    "CC-6.2", f"{top_rank_name} meld of {n + 1} naturals and {w} wild cards is "
+                    "not allowed: at least two naturals, no more wild cards than naturals, at "
+                    "most three wild cards" if opts.wild_ratio == "seed" else
+                    "at most three wild cards")
+            new_meld_cards = n + w + 1
+        self._check_specs(a.extra, exclude_rank=r)
+        if not melded:
+            minimum = self.minimum_for(seat)
+            total = V[r] + sum(used[k] * V[k] for k in range(14))
+            if total < minimum:
+                raise IllegalActionError(
+                    "CC-7.4", f"your side's first melding needs a count of {minimum}; this "
+                    f"counts {total} (only the upcard and cards from your hand count)")
+        # Hand size after the whole pile has joined the hand (CC-5.7, CC-8.7, CC-8.8).
+        h = sum(counts)
+        pile_rest = self.pile[:-1]
+        red = self.pack.red_mask
+        rest_red = sum(1 for c in pile_rest if (red >> c) & 1)
+        left = h - sum(used) + len(pile_rest) - rest_red
+        if opts.single_card_pile_restriction and h == 1 and len(self.pile) == 1:
+            raise IllegalActionError(
+                "CC-8.8", "with one card in hand you may not take a pile of one card")
+        canastas_after = self.canastas(side)
+        if existing is not None:
+            if existing.size < 7 <= existing.size + n + w + 1:
+                canastas_after += 1
+        elif new_meld_cards >= 7:
+            canastas_after += 1
+        canastas_after += sum(1 for s in a.extra if s.size >= 7)
+        if left <= 1 and opts.partner_permission == "compulsory" and self.partners(seat):
+            raise IllegalActionError(
+                "CC-10.5", "that take would commit you to going out, and with compulsory "
+                "permission you must ask your partner first")
+        self._hand_after_rule(left, canastas_after, take=True)
+        return used
+
+    def _check_specs(self, specs, exclude_rank: int | None = None) -> None:
+        """CC-6.1–CC-6.4 for new melds listed in one action."""
+        ratio = self.options.wild_ratio
+        side = self._side()
+        for s in specs:
+            name = format_kind(s.rank)
+            if s.rank == 3:
+                raise IllegalActionError(
+                    "CC-9.5", "black threes may be melded only as the last meld when going out")
+            if s.rank not in NATURAL_RANKS:
+                raise IllegalActionError("CC-6.3", f"{name}s cannot be melded as a rank")
+            if s.rank == exclude_rank or self.melds[side][s.rank] is not None:
+                raise IllegalActionError(
+                    "CC-6.4", f"your side already has a meld of {name}s: add to it instead")
+            if s.size < 3:
+                raise IllegalActionError("CC-6.1", f"{s}: a meld needs at least three cards")
+            if not meld_ok(s.naturals, s.wilds, ratio):
+                raise IllegalActionError(
+                    "CC-6.2", f"{s}: a meld needs at least two natural cards"
+                    + (", no more wild cards than natural cards" if ratio == "seed" else "")
+                    + " and at most three wild cards")
+
+    def _takes(self) -> list[Take]:
+        """Every legal take of the pile for the seat in turn."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        if "takes" in c:
+            return c["takes"]
+        out: list[Take] = []
+        c["takes"] = out
+        if not self.pile:
+            return out
+        r = self.pack.rank_of[self.pile[-1]]
+        if r in (JOKER, TWO, 3):
+            return out
+        counts = self._counts()
+        side = self._side()
+        melded = self.side_has_melded(side)
+        cands: list[Take] = []
+        tw, jk = counts[TWO], counts[JOKER]
+        if self.melds[side][r] is not None:
+            cands.append(Take(r))
+            if counts[r] >= 2:
+                cands.append(Take(r, 2))
+            if counts[r] >= 1:
+                if tw:
+                    cands.append(Take(r, 1, 1, 0))
+                if jk:
+                    cands.append(Take(r, 1, 0, 1))
+        else:
+            ratio = self.options.wild_ratio
+            for n in range(counts[r], 0, -1):
+                cap = 3 if ratio == "pagat" else min(3, n + 1)
+                for w in range(0, cap + 1):
+                    if n + w < 2 or (n < 2 and w < 1):
+                        continue
+                    for t in range(min(w, tw), -1, -1):
+                        j = w - t
+                        if j > jk:
+                            continue
+                        if melded:
+                            cands.append(Take(r, n, t, j))
+                        else:
+                            sub = list(counts)
+                            sub[r] = 0
+                            others = [x for x in NATURAL_RANKS if x != r]
+                            for extra, _, _ in enum_new_melds(sub, others, tw - t, jk - j, ratio):
+                                cands.append(Take(r, n, t, j, extra))
+        for a in cands:
+            try:
+                self._plan_take(a)
+            except IllegalActionError:
+                continue
+            out.append(a)
+        return out
+
+    def _forced_take(self) -> bool:
+        """CC-11.3(a): stock empty, pile unfrozen for the side, upcard fits a side meld, and
+        that take is legal."""
+        if not self.pile:
+            return False
+        r = self.pack.rank_of[self.pile[-1]]
+        side = self._side()
+        if r in (JOKER, TWO, 3) or self._frozen_for(side) or self.melds[side][r] is None:
+            return False
+        try:
+            self._plan_take(Take(r))
+        except IllegalActionError:
+            return False
+        return True
+
+    # -- meld phase --------------------------------------------------------------------------
+    def _meld_common(self, left: int, canastas_after: int, counts_after, melds_after) -> None:
+        self._hand_after_rule(left, canastas_after)
+        if self.permission is True and left >= 1:
+            if not can_go_out(counts_after, melds_after, self._required(),
+                              self.options.wild_ratio, black_three_max=self._b3_max()):
+                raise IllegalActionError(
+                    "CC-10.5", "your partner said \"yes\": you must go out this turn, and after "
+                    "this you could not")
+
+    def _plan_meld(self, a: Meld):
+        if self.b3_done:
+            raise IllegalActionError("CC-9.5", "the black-three meld is the last meld of the turn")
+        seat = self.turn
+        side = self.side_of[seat]
+        counts = self._counts()
+        melded = self.side_has_melded(side)
+        specs = a.melds
+        if not specs:
+            raise IllegalActionError("CC-6.1", "a meld needs cards")
+        if len(specs) == 1 and specs[0].rank == 3:
+            return self._plan_black_threes(specs[0], counts)
+        if melded and len(specs) > 1:
+            raise IllegalActionError(
+                "CC-6.9", "your side has melded: lay down one new meld at a time")
+        self._check_specs(specs)
+        used = [0] * 14
+        for s in specs:
+            used[s.rank] += s.naturals
+            used[TWO] += s.twos
+            used[JOKER] += s.jokers
+        for k in range(14):
+            if used[k] > counts[k]:
+                self._need(counts, k, used[k], "CC-6.5")
+        if not melded:
+            minimum = self.minimum_for(seat)
+            total = sum(used[k] * V[k] for k in range(14))
+            if total < minimum:
+                raise IllegalActionError(
+                    "CC-7.1", f"your side's first melding needs a count of {minimum}; these "
+                    f"melds count {total}")
+        left = sum(counts) - sum(used)
+        canastas_after = self.canastas(side) + sum(1 for s in specs if s.size >= 7)
+        counts_after = [counts[k] - used[k] for k in range(14)]
+        melds_after = self.side_melds(side)
+        for s in specs:
+            melds_after[s.rank] = (s.naturals, s.twos, s.jokers)
+        self._meld_common(left, canastas_after, counts_after, melds_after)
+        return used
+
+    def _plan_black_threes(self, spec: MeldSpec, counts):
+        side = self._side()
+        if spec.wilds:
+            raise IllegalActionError("CC-9.5", "a black-three meld has no wild cards")
+        if not self.side_has_melded(side):
+            raise IllegalActionError(
+                "CC-9.5", "black threes are melded only when going out; a side that has not "
+                "melded goes out concealed with 'out …'")
+        if not 3 <= spec.naturals <= self._b3_max():
+            raise IllegalActionError(
+                "CC-9.5", f"a black-three meld has 3 to {self._b3_max()} black threes")
+        self._need(counts, 3, spec.naturals, "CC-9.5")
+        left = sum(counts) - spec.naturals
+        if left > 1:
+            raise IllegalActionError(
+                "CC-9.5", "black threes may be melded only as the last meld when going out "
+                f"(you would still hold {left} cards)")
+        reason = self._may_go_out_now(self.canastas(side))
+        if reason is not None:
+            raise IllegalActionError(*reason)
+        return None
+
+    def _plan_add(self, a: Add):
+        if self.b3_done:
+            raise IllegalActionError("CC-9.5", "the black-three meld is the last meld of the turn")
+        side = self._side()
+        name = format_kind(a.rank)
+        if a.rank == 3:
+            raise IllegalActionError("CC-9.5", "nothing may be added to a black-three meld")
+        m = self.melds[side][a.rank] if 0 <= a.rank < 14 else None
+        if m is None:
+            raise IllegalActionError(
+                "CC-6.5", f"your side has no meld of {name}s (you may add only to your own "
+                "side's melds, CC-5.6)")
+        if a.size < 1 or min(a.naturals, a.twos, a.jokers) < 0:
+            raise IllegalActionError("CC-6.5", "add at least one card")
+        counts = self._counts()
+        self._need(counts, a.rank, a.naturals, "CC-6.5")
+        self._need(counts, TWO, a.twos, "CC-6.5")
+        self._need(counts, JOKER, a.jokers, "CC-6.5")
+        w = a.twos + a.jokers
+        if w and not meld_ok(m.naturals + a.naturals, m.wilds + w, self.options.wild_ratio):
+            raise IllegalActionError(
+                "CC-6.2", f"your meld of {name}s ({m.naturals} natural, {m.wilds} wild) cannot "
+                f"take {_plural(w, 'more wild card')}"
+                + (f" with {a.naturals} more natural" if a.naturals else ""))
+        left = sum(counts) - a.size
+        canastas_after = self.canastas(side) + (1 if m.size < 7 <= m.size + a.size else 0)
+        counts_after = list(counts)
+        counts_after[a.rank] -= a.naturals
+        counts_after[TWO] -= a.twos
+        counts_after[JOKER] -= a.jokers
+        melds_after = self.side_melds(side)
+        melds_after[a.rank] = (m.naturals + a.naturals, m.twos + a.twos, m.jokers + a.jokers)
+        self._meld_common(left, canastas_after, counts_after, melds_after)
+        return None
+
+    def _plan_go_out(self, a: GoOut):
+        opts = self.options
+        seat = self.turn
+        side = self.side_of[seat]
+        if self.side_has_melded(side):
+            raise IllegalActionError(
+                "CC-6.9", "'out' is for a side that has not melded; go out with ordinary melds")
+        if self.took:
+            raise IllegalActionError(
+                "CC-6.9", "you took the pile this turn: your side has melded already")
+        counts = self._counts()
+        specs = [s for s in a.melds if s.rank != 3]
+        b3 = [s for s in a.melds if s.rank == 3]
+        self._check_specs(specs)
+        used = [0] * 14
+        for s in a.melds:
+            used[s.rank] += s.naturals
+            used[TWO] += s.twos
+            used[JOKER] += s.jokers
+        for s in b3:
+            if s.wilds or not 3 <= s.naturals <= self._b3_max():
+                raise IllegalActionError(
+                    "CC-9.5", f"a black-three meld has 3 to {self._b3_max()} black threes and "
+                    "no wild cards")
+        if a.discard is not None:
+            used[a.discard] += 1
+        for k in range(14):
+            if used[k] > counts[k]:
+                self._need(counts, k, used[k], "CC-10.6")
+        if used != counts:
+            raise IllegalActionError(
+                "CC-10.6", "going out concealed melds your entire hand (with at most one final "
+                "discard)")
+        canastas = sum(1 for s in specs if s.size >= 7)
+        if canastas < 1:
+            raise IllegalActionError("CC-10.6", "going out concealed needs a canasta")
+        reason = self._may_go_out_now(canastas)
+        if reason is not None:
+            raise IllegalActionError(*reason)
+        if not opts.concealed_exempt_from_minimum:
+            minimum = self.minimum_for(seat)
+            total = sum(s.naturals * V[s.rank] + s.twos * V[TWO] + s.jokers * V[JOKER]
+                        for s in specs)
+            if total < minimum:
+                raise IllegalActionError(
+                    "CC-7.6", f"under these rules a concealed going out needs the minimum count "
+                    f"of {minimum}; these melds count {total}")
+        return used
+
+    def _plan_discard(self, a: Discard):
+        if self.no_discard:
+            raise IllegalActionError(
+                "CC-11.2", "the last card of the stock was a red three: no discard; 'pass' ends "
+                "the hand")
+        counts = self._counts()
+        if not 0 <= a.kind < 14 or counts[a.kind] < 1:
+            raise IllegalActionError("CC-5.2", f"you hold no {_kname(a.kind)} to discard")
+        left = sum(counts) - 1
+        side = self._side()
+        if left == 0:
+            reason = self._may_go_out_now(self.canastas(side))
+            if reason is not None:
+                rule, text = reason
+                raise IllegalActionError(
+                    "CC-5.7", f"discarding your last card would be going out; {rule}: {text}")
+        elif self.permission is True:
+            raise IllegalActionError(
+                "CC-10.5", "your partner said \"yes\": this turn may end only by going out")
+        return None
+
+    def _plan_ask(self, a: Ask):
+        opts = self.options
+        seat = self.turn
+        partners = self.partners(seat)
+        if not partners:
+            raise IllegalActionError("CC-10.5", "you have no partner to ask")
+        if opts.partner_permission == "disabled":
+            raise IllegalActionError("CC-10.5", "asking \"may I go out?\" is disabled here")
+        if a.partner not in partners:
+            raise IllegalActionError(
+                "CC-10.5", f"ask one of your partners: seat {' or '.join(map(str, partners))}")
+        if self.asked:
+            raise IllegalActionError("CC-10.5", "you may ask only once per turn")
+        if self.melds_made:
+            raise IllegalActionError(
+                "CC-10.5", "ask right after drawing, before any further meld this turn")
+        counts = self._counts()
+        if sum(counts) < 2:
+            raise IllegalActionError(
+                "CC-10.5", "with one card left you are already committed to going out")
+        if not can_go_out(counts, self.side_melds(self._side()), self._required(),
+                          opts.wild_ratio, black_three_max=self._b3_max()):
+            raise IllegalActionError("CC-10.5", "you cannot go out this turn, so you may not ask")
+        return None
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` (default: the seat to act), in a fixed order."""
+        if seat is not None and seat not in self.to_act:
+            return []
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        la = c.get("legal")
+        if la is not None:
+            return list(la)
+        ph = self._phase
+        out: list[Action]
+        if ph == DRAW:
+            out = []
+            if self.stock:
+                out.append(_DRAW)
+            out.extend(self._takes())
+            if not self.stock and not (self.options.stock_end_forced_take and self._forced_take()):
+                out.append(_PASS)
+        elif ph == MELD:
+            out = self._meld_actions()
+        elif ph == CONSENT:
+            out = [_YES, _NO]
+        elif ph == HAND_END:
+            out = [_DEAL]
+        else:
+            out = []
+        c["legal"] = out
+        return list(out)
+
+    def _meld_actions(self) -> list[Action]:
+        counts = self._counts()
+        side = self._side()
+        opts = self.options
+        ratio = opts.wild_ratio
+        cands: list[Action] = []
+        tw, jk = counts[TWO], counts[JOKER]
+        melded = self.side_has_melded(side)
+        if not self.b3_done:
+            if self.partners(self.turn) and not self.asked and not self.melds_made:
+                for p in self.partners(self.turn):
+                    cands.append(Ask(p))
+            my = self.melds[side]
+            if melded:
+                for r in NATURAL_RANKS:
+                    m = my[r]
+                    if m is not None:
+                        room = wild_room(m.naturals + counts[r], m.wilds, ratio)
+                        for n in range(counts[r], -1, -1):
+                            for w in range(0, min(room, tw + jk) + 1):
+                                if n + w == 0:
+                                    continue
+                                for t in range(min(w, tw), -1, -1):
+                                    j = w - t
+                                    if j <= jk:
+                                        cands.append(Add(r, n, t, j))
+                for r in NATURAL_RANKS:
+                    if my[r] is None and counts[r] >= 2:
+                        for n in range(counts[r], 1, -1):
+                            cap = 3 if ratio == "pagat" else min(3, n)
+                            for w in range(max(0, 3 - n), min(cap, tw + jk) + 1):
+                                for t in range(min(w, tw), -1, -1):
+                                    j = w - t
+                                    if j <= jk:
+                                        cands.append(Meld((MeldSpec(r, n, t, j),)))
+                for b in range(3, min(counts[3], self._b3_max()) + 1):
+                    cands.append(Meld((MeldSpec(3, b),)))
+            else:
+                for specs, _, _ in enum_new_melds(counts, NATURAL_RANKS, tw, jk, ratio):
+                    if specs:
+                        cands.append(Meld(specs))
+                if not self.took:
+                    cands.extend(self._go_out_candidates(counts))
+        for k in _KINDS:
+            if counts[k]:
+                cands.append(_DISCARDS[k])
+        if self.no_discard:
+            cands = [a for a in cands if not isinstance(a, Discard)]
+            cands.append(_PASS)
+        out = []
+        for a in cands:
+            try:
+                self._plan(a, None)
+            except IllegalActionError:
+                continue
+            out.append(a)
+        return out
+
+    def _go_out_candidates(self, counts) -> list[GoOut]:
+        """Concealed going-out actions for a side that has not melded (CC-6.9, CC-10.6)."""
+        out: list[GoOut] = []
+        ratio = self.options.wild_ratio
+        discard_opts: list[int | None] = [None] + [k for k in _KINDS if counts[k]]
+        for d in discard_opts:
+            rest = list(counts)
+            if d is not None:
+                rest[d] -= 1
+            b3 = rest[3]
+            if b3 and not 3 <= b3 <= self._b3_max():
+                continue
+            ranks = [r for r in NATURAL_RANKS if rest[r]]
+            if any(rest[r] < 2 for r in ranks):
+                continue
+            # every natural must be used: enumerate only full-rank melds, then all wilds placed
+            full = [0] * 14
+            for r in ranks:
+                full[r] = rest[r]
+            for specs, tl, jl in enum_new_melds(full, ranks, rest[TWO], rest[JOKER], ratio,
+                                                min_naturals=2):
+                if tl or jl or len(specs) != len(ranks):
+                    continue
+                if any(s.naturals != rest[s.rank] for s in specs):
+                    continue
+                if b3:
+                    specs = specs + (MeldSpec(3, b3),)
+                if specs:
+                    out.append(GoOut(specs, d))
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, seat: int | None = None) -> ClassicCanastaState:
+        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state."""
+        plan = self._plan(action, seat)
+        return self._apply_checked(action, plan)
+
+    def apply_unchecked(self, action: Action) -> ClassicCanastaState:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
+        t = type(action)
+        plan = None
+        if t is Take or t is Meld or t is GoOut:
+            plan = self._used_of(action)
+        return self._apply_checked(action, plan)
+
+    @staticmethod
+    def _used_of(action) -> list[int]:
+        used = [0] * 14
+        if type(action) is Take:
+            used[action.rank] += action.naturals
+            used[TWO] += action.twos
+            used[JOKER] += action.jokers
+            specs = action.extra
+        else:
+            specs = action.melds
+        for s in specs:
+            used[s.rank] += s.naturals
+            used[TWO] += s.twos
+            used[JOKER] += s.jokers
+        if type(action) is GoOut and action.discard is not None:
+            used[action.discard] += 1
+        return used
+
+    def _apply_checked(self, action: Action, plan) -> ClassicCanastaState:
+        s = self._copy()
+        t = type(action)
+        seat = self.to_act[0] if self.to_act else -1
+        text = str(action)
+        if t is Deal:
+            s._log(seat, text)
+            s.hand_no += 1
+            s.dealer = (s.dealer + 1) % s.players
+            s._start_hand()
+            return s
+        if t is Answer:
+            s._log(seat, text, "")
+            s.permission = action.yes
+            s._phase = MELD
+            return s
+        if t is Draw:
+            s._do_draw(text)
+            return s
+        if t is Take:
+            s._do_take(action, plan, text)
+            return s
+        if t is Pass:
+            s._log(seat, text)
+            s._end_hand("last_red_three" if s.no_discard else "stock_exhausted", None)
+            return s
+        if t is Ask:
+            s._log(seat, text, "")
+            s.asked = True
+            s.asker_partner = action.partner
+            s._phase = CONSENT
+            return s
+        if t is Discard:
+            s._do_discard(action.kind, text)
+            return s
+        if t is Meld:
+            s._do_meld(action, text)
+            return s
+        if t is Add:
+            s._do_add(action, text)
+            return s
+        if t is GoOut:
+            s._do_go_out(action, text)
+            return s
+        raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
+
+    def _do_draw(self, text: str) -> None:
+        """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
+        seat = self.turn
+        pack = self.pack
+        red = pack.red_mask
+        stock = list(self.stock)
+        hand = self.hands[seat]
+        r3 = self.red3[seat]
+        want = self.options.stock_draw
+        got = 0
+        placed = []
+        last_red = False
+        while got < want and stock:
+            c = stock.pop()
+            if (red >> c) & 1 and pack.rank_of[c] == 3:
+                r3 |= 1 << c
+                placed.append(str(pack.cards[c]))
+                if not stock:
+                    last_red = True
+                continue
+            hand |= 1 << c
+            got += 1
+        self.stock = tuple(stock)
+        self.hands = _set(self.hands, seat, hand)
+        self.red3 = _set(self.red3, seat, r3)
+        self._log(seat, text, ("places " + " ".join(placed)) if placed else "")
+        self._phase = MELD
+        if last_red:
+            if self.options.last_red_three == "end_immediately":
+                self._end_hand("last_red_three", None)
+            else:
+                self.no_discard = True
+
+    def _do_take(self, a: Take, used, text: str) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        pack = self.pack
+        red = pack.red_mask
+        hand = self.hands[seat]
+        top = self.pile[-1]
+        r = a.rank
+        if self.options.cutthroat and self.first_taker is None:
+            self._form_cutthroat_sides(seat)
+            side = self.side_of[seat]
+        mymelds = list(self.melds[side])
+        took_mask = 0
+        # the upcard and the hand cards melded with it (CC-8.7)
+        mask = (self._pick(r, a.naturals, hand) | self._pick(TWO, a.twos, hand)
+                | self._pick(JOKER, a.jokers, hand))
+        hand &= ~mask
+        existing = mymelds[r]
+        if existing is not None:
+            mymelds[r] = existing.plus(mask | (1 << top), a.naturals + 1, a.twos, a.jokers)
+        else:
+            size = a.naturals + a.twos + a.jokers + 1
+            mymelds[r] = _Meld(r, mask | (1 << top), a.naturals + 1, a.twos, a.jokers,
+                               size >= 7, seat)
+            self.new_ranks |= 1 << r
+        for spec in a.extra:
+            m = (self._pick(spec.rank, spec.naturals, hand) | self._pick(TWO, spec.twos, hand)
+                 | self._pick(JOKER, spec.jokers, hand))
+            hand &= ~m
+            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+                                       spec.size >= 7, seat)
+            self.new_ranks |= 1 << spec.rank
+        if existing is not None and existing.creator != seat:
+            self.conceal_ok = False
+        # the rest of the pile joins the hand; red threes are placed, not replaced (CC-4.9)
+        r3 = self.red3[seat]
+        placed = []
+        for c in self.pile[:-1]:
+            if (red >> c) & 1 and pack.rank_of[c] == 3:
+                r3 |= 1 << c
+                placed.append(str(pack.cards[c]))
+            else:
+                took_mask |= 1 << c
+        hand |= took_mask
+        self.melds = _set(self.melds, side, tuple(mymelds))
+        self.hands = _set(self.hands, seat, hand)
+        self.red3 = _set(self.red3, seat, r3)
+        self.known = _set(self.known, seat, (self.known[seat] | took_mask) & hand)
+        self.pile_cards = took_mask
+        n_taken = len(self.pile)
+        self.pile = ()
+        self.pile_frozen = False  # CC-8.9
+        self.took = True
+        self.seat_melded |= 1 << seat
+        note = f"takes the pile ({_plural(n_taken, 'card')})"
+        if placed:
+            note += "; places " + " ".join(placed)
+        self._log(seat, text, note)
+        self._phase = MELD
+        if hand == 0:
+            self._went_out(seat)
+
+    def _form_cutthroat_sides(self, taker: int) -> None:
+        """Cutthroat (CC-14.1): the first taker plays alone; the other two become partners and
+        combine their melds for the rest of the hand."""
+        others = [x for x in range(3) if x != taker]
+        keep, merge = others
+        melds = [list(m) for m in self.melds]
+        for r in range(14):
+            a, b = melds[keep][r], melds[merge][r]
+            if b is not None:
+                if a is None:
+                    melds[keep][r] = b
+                else:
+                    melds[keep][r] = a.plus(b.mask, b.naturals, b.twos, b.jokers)
+                melds[merge][r] = None
+        self.melds = tuple(tuple(m) for m in melds)
+        side_of = list(self.side_of)
+        side_of[merge] = keep
+        self.side_of = tuple(side_of)
+        self.first_taker = taker
+
+    def _do_meld(self, a: Meld, text: str) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        hand = self.hands[seat]
+        mymelds = list(self.melds[side])
+        avoid = self.pile_cards
+        for spec in a.melds:
+            m = (self._pick(spec.rank, spec.naturals, hand, avoid)
+                 | self._pick(TWO, spec.twos, hand, avoid)
+                 | self._pick(JOKER, spec.jokers, hand, avoid))
+            hand &= ~m
+            hidden = spec.size >= 7 and not (m & avoid)  # CC-6.8
+            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+                                       hidden, seat)
+            self.new_ranks |= 1 << spec.rank
+            if spec.rank == 3:
+                self.b3_done = True
+        self._after_meld(seat, side, hand, mymelds, text)
+
+    def _do_add(self, a: Add, text: str) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        hand = self.hands[seat]
+        mymelds = list(self.melds[side])
+        avoid = self.pile_cards
+        m = (self._pick(a.rank, a.naturals, hand, avoid) | self._pick(TWO, a.twos, hand, avoid)
+             | self._pick(JOKER, a.jokers, hand, avoid))
+        hand &= ~m
+        n, t, j = a.naturals, a.twos, a.jokers
+        old = mymelds[a.rank]
+        if not (self.new_ranks >> a.rank) & 1:
+            self.conceal_ok = False  # added to a meld made before this turn (CC-10.6)
+        mymelds[a.rank] = old.plus(m, n, t, j)
+        self._after_meld(seat, side, hand, mymelds, text)
+
+    def _after_meld(self, seat, side, hand, mymelds, text) -> None:
+        self.melds = _set(self.melds, side, tuple(mymelds))
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, self.known[seat] & hand)
+        self.melds_made += 1
+        self.seat_melded |= 1 << seat
+        self._log(seat, text)
+        if hand == 0:
+            self._went_out(seat)
+
+    def _do_go_out(self, a: GoOut, text: str) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        hand = self.hands[seat]
+        mymelds = list(self.melds[side])
+        for spec in a.melds:
+            m = (self._pick(spec.rank, spec.naturals, hand) | self._pick(TWO, spec.twos, hand)
+                 | self._pick(JOKER, spec.jokers, hand))
+            hand &= ~m
+            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+                                       spec.size >= 7 and spec.rank != 3, seat)
+            self.new_ranks |= 1 << spec.rank
+        if a.discard is not None:
+            d = self._pick(a.discard, 1, hand)
+            hand &= ~d
+            self.pile = self.pile + (d.bit_length() - 1,)
+            if a.discard in (JOKER, TWO):
+                self.pile_frozen = True
+        self.melds = _set(self.melds, side, tuple(mymelds))
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, 0)
+        self.seat_melded |= 1 << seat
+        self._log(seat, text)
+        self._went_out(seat)
+
+    def _do_discard(self, kind: int, text: str) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        d = self._pick(kind, 1, hand)
+        cid = d.bit_length() - 1
+        hand &= ~d
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, self.known[seat] & hand)
+        self.pile = self.pile + (cid,)
+        if kind in (JOKER, TWO):
+            self.pile_frozen = True  # CC-8.3
+        self._log(seat, text, str(self.pack.cards[cid]))
+        if hand == 0:
+            self._went_out(seat)
+            return
+        self._begin_turn((seat + 1) % self.players)
+
+    def _went_out(self, seat: int) -> None:
+        if self.options.cutthroat and self.first_taker is None:
+            self._form_cutthroat_sides(seat)  # CC-14.1: going out first makes the lone hand
+        side = self.side_of[seat]
+        concealed = self.conceal_ok and any(
+            (self.new_ranks >> m.rank) & 1 and m.rank != 3 and m.size >= 7
+            for m in self.melds[side] if m is not None
+        )
+        self._end_hand("went_out_concealed" if concealed else "went_out", seat)
+
+    # ------------------------------------------------------------------ scoring
+    def _end_hand(self, how: str, went_out: int | None) -> None:
+        """Score the hand (CC-12) and decide whether the game ends (CC-13)."""
+        from meldhall.games.classic_canasta.scoring import score_hand
+
+        self.went_out = went_out
+        results, new_scores = score_hand(self, how, went_out)
+        self.scores = new_scores
+        opts = self.options
+        game_over = False
+        winners: tuple[int, ...] = ()
+        target = opts.target
+        if max(new_scores) >= target:
+            best = max(new_scores)
+            top = tuple(i for i, v in enumerate(new_scores) if v == best)
+            if len(top) == 1 or opts.tie_rule == "shared":
+                game_over = True
+                winners = top
+        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
+        self._phase = GAME_OVER if game_over else HAND_END
+        self._cache = None
+
+    # ------------------------------------------------------------------ text, observation
+    def parse_action(self, text: str) -> Action:
+        """Read an action in notation (``docs/notation.md``) for this state.
+
+        Raises:
+            NotationError: not an action.
+            IllegalActionError: a form no rule allows (e.g. a red three), with its rule ID.
+        """
+        top = None
+        if self.pile:
+            top = self.pack.rank_of[self.pile[-1]]
+        a = parse_canasta_action(text, top_rank=top)
+        if isinstance(a, Ask) and a.partner == -1:
+            seat = self.to_act[0] if self.to_act else self.turn
+            ps = self.partners(seat)
+            if len(ps) != 1:
+                raise NotationError(
+                    "ask which partner? write 'ask N' with the partner's seat: "
+                    + ", ".join(map(str, ps)) if ps else "you have no partner to ask")
+            a = Ask(ps[0])
+        return a
+
+    def observation(self, seat: int):
+        """What ``seat`` may know (CC-5.9); see :class:`ClassicCanastaObservation`."""
+        from meldhall.games.classic_canasta.observation import ClassicCanastaObservation
+
+        return ClassicCanastaObservation.from_state(self, seat)
+
+    def __repr__(self) -> str:
+        return (f"<ClassicCanastaState players={self.players} hand={self.hand_no} "
+                f"turn={self.turn} phase={self._phase}>")
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, ClassicCanastaState):
+            return NotImplemented
+        from meldhall.record import dump_position
+
+        return dump_position(self) == dump_position(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _set(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
+    """Seat -> side: partners by parity in 4p and 6p (CC-1.2, CC-1.4); alone in 2p and 3p."""
+    n = opts.player_count
+    if n in (4, 6):
+        return tuple(s % 2 for s in range(n))
+    return tuple(range(n))
+
+
+def _hand_seed(seed: int, hand_no: int) -> int:
+    return (seed * 1_000_003 + hand_no * 7919 + 12345) & ((1 << 63) - 1)
+
+
+def new_game(
+    players: int | None = None,
+    seed: int = 0,
+    options: ClassicCanastaOptions | dict | None = None,
+    *,
+    dealer: int | None = None,
+) -> ClassicCanastaState:
+    """Start a Classic Canasta game and deal its first hand.
+
+    Args:
+        players: 2, 3, 4 or 6 (overrides ``options.player_count``).
+        seed: integer seed; the same seed and actions give the identical game.
+        options: a :class:`ClassicCanastaOptions` or a dict of option names to values.
+        dealer: first dealer's seat; drawn at random from the seed if ``None`` (CC-4.1).
+
+    Returns:
+        The state at the start of the first hand (the first player to act: dealer's left).
+
+    Raises:
+        OptionsError: unknown option or bad value.
+    """
+    from meldhall.errors import OptionsError
+
+    if options is None:
+        opts = ClassicCanastaOptions(player_count=players or 4)
+    elif isinstance(options, dict):
+        data = dict(options)
+        if players is not None:
+            data["player_count"] = players
+        opts = ClassicCanastaOptions.from_json(data)
+    else:
+        opts = options
+        if players is not None and players != opts.player_count:
+            opts = opts.with_values(player_count=players)
+    if not isinstance(seed, int):
+        raise OptionsError(f"seed must be an integer, not {seed!r}")
+    s = object.__new__(ClassicCanastaState)
+    for name in ClassicCanastaState.__slots__:
+        setattr(s, name, None)
+    s.options = opts
+    s.pack = Pack.get(opts.decks, opts.jokers)
+    s.seed = seed
+    ncols = opts.player_count if opts.cutthroat else max(_initial_sides(opts)) + 1
+    s.scores = (0,) * ncols
+    s.hand_no = 0
+    if dealer is None:
+        dealer = random.Random(seed ^ 0x5EED).randrange(opts.player_count)
+    elif not 0 <= dealer < opts.player_count:
+        raise OptionsError(f"dealer must be a seat 0..{opts.player_count - 1}, not {dealer}")
+    s.dealer = dealer
+    s.log = None
+    s._cache = None
+    s._start_hand()
+    return s
