@@ -195,10 +195,12 @@ class Pack:
         size: number of cards (e.g. 108 for two decks and four jokers, CC-2.1).
         rank_mask: tuple of 14 bitmasks; ``rank_mask[r]`` holds every card of rank ``r``.
         full_mask: bitmask of all cards.
+        red_mask, black_mask: bitmasks of the red (hearts, diamonds) and black suits.
+        red_threes: bitmask of the red threes (the canasta games' bonus cards).
     """
 
     __slots__ = ("decks", "jokers", "cards", "size", "rank_mask", "full_mask", "rank_of",
-                 "suit_of", "red_mask", "black_mask", "_index")
+                 "suit_of", "red_mask", "black_mask", "red_threes", "_index")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -228,6 +230,7 @@ class Pack:
         self.rank_mask = tuple(masks)
         self.red_mask = red
         self.black_mask = black
+        self.red_threes = red & masks[3]
         self.full_mask = (1 << self.size) - 1
         self._index = {c: i for i, c in enumerate(cards)}
 

@@ -233,7 +233,7 @@ class ClassicCanastaState(State):
         pack = self.pack
         rng = random.Random(attempt_seed)
         rank_of = pack.rank_of
-        red = pack.red_mask
+        red = pack.red_threes
         n = self.players
         for _attempt in range(1000):
             order = list(range(pack.size))
@@ -585,7 +585,7 @@ class ClassicCanastaState(State):
         # Hand size after the whole pile has joined the hand (CC-5.7, CC-8.7, CC-8.8).
         h = sum(counts)
         pile_rest = self.pile[:-1]
-        red = self.pack.red_mask
+        red = self.pack.red_threes
         rest_red = sum(1 for c in pile_rest if (red >> c) & 1)
         left = h - sum(used) + len(pile_rest) - rest_red
         if opts.single_card_pile_restriction and h == 1 and len(self.pile) == 1:
@@ -1101,7 +1101,7 @@ class ClassicCanastaState(State):
         """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
         seat = self.turn
         pack = self.pack
-        red = pack.red_mask
+        red = pack.red_threes
         stock = list(self.stock)
         hand = self.hands[seat]
         r3 = self.red3[seat]
@@ -1111,7 +1111,7 @@ class ClassicCanastaState(State):
         last_red = False
         while got < want and stock:
             c = stock.pop()
-            if (red >> c) & 1 and pack.rank_of[c] == 3:
+            if (red >> c) & 1:
                 r3 |= 1 << c
                 placed.append(str(pack.cards[c]))
                 if not stock:
@@ -1134,7 +1134,7 @@ class ClassicCanastaState(State):
         seat = self.turn
         side = self.side_of[seat]
         pack = self.pack
-        red = pack.red_mask
+        red = pack.red_threes
         hand = self.hands[seat]
         top = self.pile[-1]
         r = a.rank
@@ -1168,7 +1168,7 @@ class ClassicCanastaState(State):
         r3 = self.red3[seat]
         placed = []
         for c in self.pile[:-1]:
-            if (red >> c) & 1 and pack.rank_of[c] == 3:
+            if (red >> c) & 1:
                 r3 |= 1 << c
                 placed.append(str(pack.cards[c]))
             else:

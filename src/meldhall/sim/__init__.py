@@ -1,0 +1,1 @@
+"""Matches between bots: single games, batches, summaries."""
