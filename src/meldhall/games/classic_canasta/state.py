@@ -120,7 +120,7 @@ class ClassicCanastaState(State):
     )
 
     # ------------------------------------------------------------------ construction
-    def _copy(self) -> ClassicCanastaState:
+    def _copy(self) -> ClassicCanastaState:  # replaced below by a generated, faster copy
         new = object.__new__(ClassicCanastaState)
         for name in ClassicCanastaState.__slots__:
             setattr(new, name, getattr(self, name))
@@ -165,8 +165,13 @@ class ClassicCanastaState(State):
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other seats of ``seat``'s side (CC-1.2, CC-1.4)."""
-        s = self.side_of[seat]
-        return tuple(x for x in range(self.players) if x != seat and self.side_of[x] == s)
+        key = (self.side_of, seat)
+        p = _PARTNERS.get(key)
+        if p is None:
+            s = self.side_of[seat]
+            p = _PARTNERS[key] = tuple(x for x in range(len(self.side_of))
+                                      if x != seat and self.side_of[x] == s)
+        return p
 
     def side_seats(self, side: int) -> tuple[int, ...]:
         """Seats of a side."""
@@ -178,11 +183,15 @@ class ClassicCanastaState(State):
 
     def side_has_melded(self, side: int) -> bool:
         """True once the side has any meld this hand (red threes do not count, CC-9.2)."""
-        return any(m is not None for m in self.melds[side])
+        return self.melds[side] != _NO_MELDS
 
     def canastas(self, side: int) -> int:
         """Number of canastas (melds of seven or more, CC-6.6) of a side."""
-        return sum(1 for m in self.melds[side] if m is not None and m.rank != 3 and m.size >= 7)
+        n = 0
+        for m in self.melds[side]:
+            if m is not None and m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+                n += 1
+        return n
 
     def hand_counts(self, seat: int) -> list[int]:
         """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
@@ -931,61 +940,133 @@ class ClassicCanastaState(State):
         return list(out)
 
     def _meld_actions(self) -> list[Action]:
+        """Legal actions of the meld phase.
+
+        Additions, single new melds and discards are filtered here with the same predicates
+        the ``_plan_*`` checks use (CC-5.7, CC-6.2, CC-10.1, CC-10.5), for speed; the rarer
+        compound actions go through :meth:`_plan` itself.  The property tests check that both
+        paths agree.
+        """
         counts = self._counts()
         side = self._side()
         opts = self.options
         ratio = opts.wild_ratio
-        cands: list[Action] = []
+        out: list[Action] = []
+        slow: list[Action] = []
         tw, jk = counts[TWO], counts[JOKER]
+        h = sum(counts)
         melded = self.side_has_melded(side)
+        canastas = self.canastas(side)
+        perm = self.permission
+        go_blocked = perm is False or (
+            opts.partner_permission == "compulsory" and perm is not True
+            and bool(self.partners(self.turn)))
+        req = self._required()
+        must_go = perm is True
+        b3max = self._b3_max()
+
+        def ok(left: int, ca: int, counts_after=None, melds_after=None) -> bool:
+            if left <= 1 and (go_blocked or ca < req):
+                return False
+            if must_go and left >= 1:
+                return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
+            return True
+
         if not self.b3_done:
             if self.partners(self.turn) and not self.asked and not self.melds_made:
                 for p in self.partners(self.turn):
-                    cands.append(Ask(p))
+                    slow.append(Ask(p))
             my = self.melds[side]
             if melded:
+                base_melds = self.side_melds(side) if must_go else None
+                pagat = ratio == "pagat"
+                wild_held = tw + jk
                 for r in NATURAL_RANKS:
                     m = my[r]
-                    if m is not None:
-                        room = wild_room(m.naturals + counts[r], m.wilds, ratio)
-                        for n in range(counts[r], -1, -1):
-                            for w in range(0, min(room, tw + jk) + 1):
-                                if n + w == 0:
+                    if m is None:
+                        continue
+                    mn, mw, msize = m.naturals, m.wilds, m.size
+                    for n in range(counts[r], -1, -1):
+                        room = (3 if pagat else min(3, mn + n)) - mw
+                        top_w = room if room < wild_held else wild_held
+                        for w in range(0, top_w + 1):
+                            if n + w == 0:
+                                continue
+                            size = n + w
+                            left = h - size
+                            check = must_go or left <= 1
+                            if check:
+                                ca = canastas + (1 if msize < 7 <= msize + size else 0)
+                            for t in range(w if w < tw else tw, -1, -1):
+                                j = w - t
+                                if j > jk:
                                     continue
-                                for t in range(min(w, tw), -1, -1):
-                                    j = w - t
-                                    if j <= jk:
-                                        cands.append(Add(r, n, t, j))
+                                if check:
+                                    if must_go:
+                                        ca_counts = list(counts)
+                                        ca_counts[r] -= n
+                                        ca_counts[TWO] -= t
+                                        ca_counts[JOKER] -= j
+                                        md = dict(base_melds)
+                                        md[r] = (mn + n, m.twos + t, m.jokers + j)
+                                        if not ok(left, ca, ca_counts, md):
+                                            continue
+                                    elif not ok(left, ca):
+                                        continue
+                                out.append(_add(r, n, t, j))
                 for r in NATURAL_RANKS:
-                    if my[r] is None and counts[r] >= 2:
-                        for n in range(counts[r], 1, -1):
-                            cap = 3 if ratio == "pagat" else min(3, n)
-                            for w in range(max(0, 3 - n), min(cap, tw + jk) + 1):
-                                for t in range(min(w, tw), -1, -1):
-                                    j = w - t
-                                    if j <= jk:
-                                        cands.append(Meld((MeldSpec(r, n, t, j),)))
-                for b in range(3, min(counts[3], self._b3_max()) + 1):
-                    cands.append(Meld((MeldSpec(3, b),)))
+                    if my[r] is not None or counts[r] < 2:
+                        continue
+                    for n in range(counts[r], 1, -1):
+                        cap = 3 if pagat or n > 3 else n
+                        top_w = cap if cap < wild_held else wild_held
+                        for w in range(3 - n if n < 3 else 0, top_w + 1):
+                            size = n + w
+                            left = h - size
+                            check = must_go or left <= 1
+                            ca = canastas + (1 if size >= 7 else 0)
+                            for t in range(w if w < tw else tw, -1, -1):
+                                j = w - t
+                                if j > jk:
+                                    continue
+                                if check:
+                                    if must_go:
+                                        ca_counts = list(counts)
+                                        ca_counts[r] -= n
+                                        ca_counts[TWO] -= t
+                                        ca_counts[JOKER] -= j
+                                        md = dict(base_melds)
+                                        md[r] = (n, t, j)
+                                        if not ok(left, ca, ca_counts, md):
+                                            continue
+                                    elif not ok(left, ca):
+                                        continue
+                                out.append(_single_meld(r, n, t, j))
+                for b in range(3, min(counts[3], b3max) + 1):
+                    slow.append(Meld((MeldSpec(3, b),)))
             else:
                 for specs, _, _ in enum_new_melds(counts, NATURAL_RANKS, tw, jk, ratio):
                     if specs:
-                        cands.append(Meld(specs))
+                        slow.append(Meld(specs))
                 if not self.took:
-                    cands.extend(self._go_out_candidates(counts))
-        for k in _KINDS:
-            if counts[k]:
-                cands.append(_DISCARDS[k])
-        if self.no_discard:
-            cands = [a for a in cands if not isinstance(a, Discard)]
-            cands.append(_PASS)
-        out = []
-        for a in cands:
+                    slow.extend(self._go_out_candidates(counts))
+        for a in slow:
             try:
                 self._plan(a, None)
             except IllegalActionError:
                 continue
             out.append(a)
+        if self.no_discard:
+            out.append(_PASS)
+        elif not self.no_discard:
+            for k in _KINDS:
+                if counts[k]:
+                    if h == 1:
+                        if go_blocked or canastas < req:
+                            continue
+                    elif must_go:
+                        continue
+                    out.append(_DISCARDS[k])
         return out
 
     def _go_out_candidates(self, counts) -> list[GoOut]:
@@ -1371,6 +1452,43 @@ class ClassicCanastaState(State):
         return dump_position(self) == dump_position(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _make_copy():
+    # Straight-line attribute copies are several times faster than a getattr/setattr loop,
+    # and copying is on the hot path of every apply (a state is a value).
+    lines = ["def _copy(self):", "    new = _new(ClassicCanastaState)"]
+    for name in ClassicCanastaState.__slots__:
+        if name != "_cache":
+            lines.append(f"    new.{name} = self.{name}")
+    lines += ["    new._cache = None", "    return new"]
+    ns: dict = {"_new": object.__new__, "ClassicCanastaState": ClassicCanastaState}
+    exec("\n".join(lines), ns)
+    return ns["_copy"]
+
+
+ClassicCanastaState._copy = _make_copy()  # type: ignore[method-assign]
+
+_ADDS: dict = {}
+_PARTNERS: dict = {}
+_NO_MELDS = (None,) * 14
+_SINGLE_MELDS: dict = {}
+
+
+def _add(r: int, n: int, t: int, j: int) -> Add:
+    key = (r, n, t, j)
+    a = _ADDS.get(key)
+    if a is None:
+        a = _ADDS[key] = Add(r, n, t, j)
+    return a
+
+
+def _single_meld(r: int, n: int, t: int, j: int) -> Meld:
+    key = (r, n, t, j)
+    a = _SINGLE_MELDS.get(key)
+    if a is None:
+        a = _SINGLE_MELDS[key] = Meld((MeldSpec(r, n, t, j),))
+    return a
 
 
 def _set(t: tuple, i: int, v) -> tuple:
