@@ -73,6 +73,102 @@ def enum_new_melds(
     yield from rec(0, twos, jokers)
 
 
+def _greedy(sizes, rooms, budget: int, canasta_size: int) -> int:
+    """Most canastas from ``budget`` spare wild cards over melds of ``sizes`` with ``rooms``."""
+    canastas = 0
+    costs = []
+    for size, room in zip(sizes, rooms):
+        if size >= canasta_size:
+            canastas += 1
+        elif canasta_size - size <= room:
+            costs.append(canasta_size - size)
+    costs.sort()
+    for cost in costs:
+        if cost > budget:
+            break
+        budget -= cost
+        canastas += 1
+    return canastas
+
+
+def _placement(
+    counts: Sequence[int],
+    melds: dict[int, MeldState],
+    ratio: str,
+    black_three_max: int,
+    canasta_size: int,
+    required: int,
+    final_discard: bool,
+) -> bool:
+    """Can every card of ``counts`` be melded this turn, ending with ``required`` canastas?
+
+    With ``final_discard`` a discard follows, so only the final canasta count matters
+    (CC-5.7 is met by the last meld action, which leaves the discard).  Without it the last
+    meld action empties the hand: it must place two or more cards, or the side must already
+    have its canastas before that last one-card addition (CC-5.7).
+    """
+    b3 = counts[3]
+    multi = False
+    if b3:
+        if not 3 <= b3 <= black_three_max:
+            return False
+        multi = True
+    wild = counts[0] + counts[2]
+    sizes: list[int] = []  # meld sizes after all naturals and required wild cards
+    rooms: list[int] = []  # wild cards each can still take
+    nat_in: list[int] = []  # naturals the hand adds to each meld
+    must = 0
+    for r in NATURAL_RANKS:
+        c = counts[r]
+        m = melds.get(r)
+        if m is not None:
+            n, w = m[0] + c, m[1] + m[2]
+            sizes.append(n + w)
+            rooms.append(wild_room(n, w, ratio))
+            nat_in.append(c)
+            if c >= 2:
+                multi = True
+        elif c >= 2:
+            multi = True
+            nd = 1 if c == 2 else 0  # two naturals need a wild card (CC-6.1)
+            must += nd
+            sizes.append(c + nd)
+            rooms.append(wild_room(c, nd, ratio))
+            nat_in.append(c)
+        elif c == 1:
+            return False
+    if must > wild or sum(rooms) < wild - must:
+        return False
+    budget = wild - must
+    best = _greedy(sizes, rooms, budget, canasta_size)
+    if best < required:
+        return False
+    if final_discard or multi:
+        return True
+    # Only one-card additions to existing melds remain possible as single cards: try each
+    # meld as the target of the last action, with x wild cards kept for it.
+    for i in range(len(sizes)):
+        for x in range(0, min(rooms[i], budget) + 1):
+            last = nat_in[i] + x
+            if last == 0:
+                continue
+            other_sizes = sizes[:i] + sizes[i + 1:]
+            other_rooms = rooms[:i] + rooms[i + 1:]
+            spare = budget - x
+            if sum(other_rooms) < spare:
+                continue
+            others = _greedy(other_sizes, other_rooms, spare, canasta_size)
+            final_i = sizes[i] + x >= canasta_size
+            if last >= 2:
+                if others + final_i >= required:
+                    return True
+            else:
+                before_i = sizes[i] + x - last >= canasta_size
+                if others + before_i >= required:
+                    return True
+    return False
+
+
 def can_go_out(
     counts: Sequence[int],
     melds: dict[int, MeldState],
@@ -82,71 +178,35 @@ def can_go_out(
     black_three_max: int = 4,
     canasta_size: int = 7,
 ) -> bool:
-    """Whether a hand can be got rid of this turn (CC-10.1, CC-10.2, CC-10.5).
+    """Whether a hand can be got rid of this turn (CC-5.7, CC-10.1, CC-10.2, CC-10.5).
 
     True when some sequence of meld actions — additions to the side's ``melds``, new melds,
-    a black-three meld (CC-9.5) — leaves at most one card (the final discard) and the side then
-    has at least ``required`` canastas.
+    a black-three meld (CC-9.5) — and at most one final discard leaves no card, with the side
+    then holding at least ``required`` canastas, and every action of the sequence allowed by
+    CC-5.7: an action that leaves one card or none needs the canastas *at that moment*.
 
     Args:
-        counts: hand counts by kind.
+        counts: hand counts by kind (index = rank number, 0 = joker).
         melds: the side's melds, rank -> (naturals, twos, jokers).
-        required: canastas needed to go out.
-        ratio: the ``wild_ratio`` option.
+        required: canastas needed to go out (CC-10.1).
+        ratio: the ``wild_ratio`` option (CC-6.2).
         black_three_max: largest black-three meld (4, or 6 in the six-player game).
     """
-    wild = counts[0] + counts[2]
-    forced_discards = 0
-    b3 = counts[3]
-    if b3 == 1:
-        forced_discards += 1
-    elif b3 == 2 or b3 > black_three_max:
-        if b3 == 2 or b3 - 1 > black_three_max:
-            return False
-        forced_discards += 1
-    # Each natural rank: add everything to an existing meld, or start a new one.
-    sizes: list[int] = []  # meld sizes after all naturals are placed
-    rooms: list[int] = []  # wild cards each can still take
-    need: list[int] = []  # wild cards each must take (a new meld of two naturals)
-    canastas = 0
-    for r in NATURAL_RANKS:
-        c = counts[r]
-        m = melds.get(r)
-        if m is not None:
-            n, w = m[0] + c, m[1] + m[2]
-            sizes.append(n + w)
-            rooms.append(wild_room(n, w, ratio))
-            need.append(0)
-        elif c >= 2:
-            sizes.append(c)
-            rooms.append(wild_room(c, 0, ratio))
-            need.append(1 if c == 2 else 0)
-        elif c == 1:
-            forced_discards += 1
-    if forced_discards > 1:
+    if sum(counts) == 0:
         return False
-    options = [wild] if forced_discards else [wild, wild - 1] if wild else [wild]
-    for w_place in options:
-        must = sum(need)
-        if must > w_place or sum(rooms) < w_place:
+    singletons = sum(1 for r in NATURAL_RANKS if counts[r] == 1 and r not in melds)
+    b3 = counts[3]
+    if singletons + (1 if b3 in (1, 2) else 0) > 1 or b3 == 2:
+        return False  # more than one card that can only be discarded
+    if _placement(counts, melds, ratio, black_three_max, canasta_size, required, False):
+        return True
+    rest = list(counts)
+    for k in range(14):
+        if not counts[k]:
             continue
-        # Complete canastas greedily with the cheapest wild cards first.
-        budget = w_place - must
-        costs = []
-        base = 0
-        for s, room, nd in zip(sizes, rooms, need):
-            s += nd
-            room -= nd
-            if s >= canasta_size:
-                base += 1
-            elif canasta_size - s <= room:
-                costs.append(canasta_size - s)
-        costs.sort()
-        canastas = base
-        for cost in costs:
-            if cost <= budget:
-                budget -= cost
-                canastas += 1
-        if canastas >= required:
+        rest[k] -= 1
+        ok = _placement(rest, melds, ratio, black_three_max, canasta_size, required, True)
+        rest[k] += 1
+        if ok:
             return True
     return False
