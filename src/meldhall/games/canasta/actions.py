@@ -109,7 +109,7 @@ def _canonical(melds) -> tuple[MeldSpec, ...]:
     return tuple(sorted(melds, key=lambda m: -rank_order(m.rank)))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Draw(Action):
     """Draw from the stock (CC-5.3, CC-5.4)."""
 
@@ -117,7 +117,7 @@ class Draw(Action):
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Take(Action):
     """Take the whole discard pile (CC-8).
 
@@ -142,7 +142,7 @@ class Take(Action):
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Meld(Action):
     """Lay down one or more new melds (CC-6.1–CC-6.5; several only as a first melding, CC-6.9)."""
 
@@ -152,7 +152,7 @@ class Meld(Action):
         return "meld " + ", ".join(str(m) for m in self.melds)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Add(Action):
     """Add cards to the side's meld of ``rank`` (CC-6.5): ``naturals`` of that rank plus
     ``twos`` and ``jokers``."""
@@ -172,7 +172,7 @@ class Add(Action):
         return "add " + str(cards) + " -> " + format_kind(self.rank)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GoOut(Action):
     """Go out concealed in one action: every meld plus an optional final discard (CC-6.9)."""
 
@@ -186,7 +186,7 @@ class GoOut(Action):
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Discard(Action):
     """Discard one card of ``kind``, ending the turn (CC-5.2)."""
 
@@ -196,7 +196,7 @@ class Discard(Action):
         return "discard " + format_kind(self.kind)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Ask(Action):
     """Ask partner ``partner``: "may I go out?" (CC-10.5)."""
 
@@ -206,7 +206,7 @@ class Ask(Action):
         return f"ask {self.partner}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Answer(Action):
     """The partner's answer to "may I go out?" (CC-10.5)."""
 
@@ -216,7 +216,7 @@ class Answer(Action):
         return "yes" if self.yes else "no"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     """Decline the pile with the stock empty (CC-11.3), or end a turn that has no discard."""
 
@@ -224,7 +224,7 @@ class Pass(Action):
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Deal(Action):
     """Deal the next hand (CC-4)."""
 

@@ -193,7 +193,10 @@ class ClassicCanastaObservation(Observation):
             seen |= m
         for m in p["known"]:
             seen |= m
-        unknown = [i for i in range(pack.size) if not (seen >> i) & 1]
+        # Red threes are never held (CC-9.1): the unplaced ones can only be in the stock.
+        red3 = pack.red_threes
+        unknown = [i for i in range(pack.size) if not (seen >> i) & 1 and not (red3 >> i) & 1]
+        stock_red = [i for i in range(pack.size) if not (seen >> i) & 1 and (red3 >> i) & 1]
         rng.shuffle(unknown)
         hands = []
         for s in range(n):
@@ -204,6 +207,8 @@ class ClassicCanastaObservation(Observation):
             for _ in range(self.hand_sizes[s] - h.bit_count()):
                 h |= 1 << unknown.pop()
             hands.append(h)
+        unknown.extend(stock_red)
+        rng.shuffle(unknown)
         st = object.__new__(ClassicCanastaState)
         for name in ClassicCanastaState.__slots__:
             setattr(st, name, None)

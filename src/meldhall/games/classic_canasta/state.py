@@ -429,6 +429,7 @@ class ClassicCanastaState(State):
 
     def _plan(self, action: Action, seat: int | None):
         self._seat_check(seat)
+        _check_shape(action)
         ph = self._phase
         t = type(action)
         if ph == GAME_OVER:
@@ -1468,6 +1469,36 @@ def _make_copy():
 
 
 ClassicCanastaState._copy = _make_copy()  # type: ignore[method-assign]
+
+def _bad_counts(*values: int) -> bool:
+    return any(not isinstance(v, int) or v < 0 for v in values)
+
+
+def _check_shape(action: Action) -> None:
+    """Refuse actions built with impossible fields (a rank outside 0..13, negative counts)."""
+    t = type(action)
+    if t is Discard:
+        if not isinstance(action.kind, int) or not 0 <= action.kind < 14:
+            raise IllegalActionError("CC-5.2", f"there is no card kind {action.kind!r} to discard")
+        return
+    if t is Add or t is Take:
+        rank = action.rank
+        counts = (action.naturals, action.twos, action.jokers)
+        specs = action.extra if t is Take else ()
+    elif t is Meld or t is GoOut:
+        rank, counts, specs = 4, (), action.melds
+        if t is GoOut and action.discard is not None and not (
+                isinstance(action.discard, int) and 0 <= action.discard < 14):
+            raise IllegalActionError("CC-5.2", f"there is no card kind {action.discard!r}")
+    else:
+        return
+    if not isinstance(rank, int) or not 0 <= rank < 14 or _bad_counts(*counts):
+        raise IllegalActionError("CC-6.1", f"{action!r} names an impossible meld")
+    for s in specs:
+        if not isinstance(s, MeldSpec) or not isinstance(s.rank, int) or not 0 <= s.rank < 14 \
+                or _bad_counts(s.naturals, s.twos, s.jokers):
+            raise IllegalActionError("CC-6.1", f"{s!r} is an impossible meld")
+
 
 _ADDS: dict = {}
 _PARTNERS: dict = {}
