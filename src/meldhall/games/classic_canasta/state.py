@@ -938,6 +938,7 @@ class ClassicCanastaState(State):
         else:
             out = []
         c["legal"] = out
+        c["legal_ids"] = {id(a) for a in out}
         return list(out)
 
     def _meld_actions(self) -> list[Action]:
@@ -1104,6 +1105,12 @@ class ClassicCanastaState(State):
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action, seat: int | None = None) -> ClassicCanastaState:
         """Check ``action`` (raising :class:`IllegalActionError`), then return the next state."""
+        c = self._cache
+        if c is not None and seat in (None, self.to_act[0] if self.to_act else None):
+            ids = c.get("legal_ids")
+            if ids is not None and id(action) in ids:
+                # the very object listed by legal_actions(): already checked
+                return self.apply_unchecked(action)
         plan = self._plan(action, seat)
         return self._apply_checked(action, plan)
 
