@@ -1,0 +1,105 @@
+"""The rules specifications, shipped inside the package (copies of ``docs/rules/*.md``).
+
+``docs/rules/`` is the documentation copy; ``tests/test_cli.py`` checks that both copies are
+identical.  :func:`rules_text` reads a game's file, :func:`find_rule` one rule or section by ID.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+from meldhall.errors import OptionsError
+
+__all__ = ["RULE_FILES", "RULE_PREFIXES", "find_rule", "rule_ids", "rules_text"]
+
+#: Game name -> rules file (games whose engine is still to come have their rules here too).
+RULE_FILES: dict[str, str] = {
+    "classic-canasta": "classic-canasta.md",
+    "railroad-canasta": "railroad-canasta.md",
+    "shanghai-rummy": "shanghai-rummy.md",
+}
+#: Game name -> rule ID prefix.
+RULE_PREFIXES: dict[str, str] = {
+    "classic-canasta": "CC",
+    "railroad-canasta": "RR",
+    "shanghai-rummy": "SH",
+}
+
+_RULE_START = re.compile(r"^\*\*([A-Z]{2}-\d+\.\d+)\*\*")
+_SECTION = re.compile(r"^## (\d+)\. ")
+
+
+def rules_text(game: str) -> str:
+    """The whole rules file of ``game`` (Markdown).
+
+    Raises:
+        OptionsError: no rules for that game name.
+    """
+    if game not in RULE_FILES:
+        raise OptionsError(f"no rules for {game!r}; rules exist for: {', '.join(RULE_FILES)}")
+    return resources.files(__name__).joinpath(RULE_FILES[game]).read_text(encoding="utf-8")
+
+
+def rule_ids(game: str) -> list[str]:
+    """Every rule ID of ``game`` in file order (``CC-1.1`` …)."""
+    out = []
+    for line in rules_text(game).splitlines():
+        m = _RULE_START.match(line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def normalize_rule_id(game: str, rule_id: str) -> str:
+    """``cc-8.5`` / ``8.5`` / ``CC 8.5`` -> ``CC-8.5``; ``8`` or ``CC-8`` -> ``CC-8``."""
+    prefix = RULE_PREFIXES.get(game, "")
+    t = rule_id.strip().upper().replace(" ", "-")
+    if t and t[0].isdigit():
+        t = f"{prefix}-{t}"
+    return t
+
+
+def find_rule(game: str, rule_id: str) -> str:
+    """The Markdown of one rule or of one section.
+
+    A rule runs from its paragraph (``**CC-8.5** …``) to the next rule, heading or rule line, so
+    it keeps its lists, tables and citations; a section (``CC-8``) is the whole of ``## 8. …``.
+
+    Raises:
+        OptionsError: unknown game, malformed or unknown rule ID (the message says which IDs
+            exist nearby).
+    """
+    text = rules_text(game)
+    rid = normalize_rule_id(game, rule_id)
+    prefix = RULE_PREFIXES[game]
+    m = re.fullmatch(rf"{prefix}-(\d+)(?:\.(\d+))?", rid)
+    if not m:
+        raise OptionsError(
+            f"{rule_id!r} is not a rule ID of {game}: expected e.g. {prefix}-8.5 or {prefix}-8")
+    lines = text.splitlines()
+    if m.group(2) is None:
+        section = m.group(1)
+        start = None
+        for i, line in enumerate(lines):
+            sm = _SECTION.match(line)
+            if start is None and sm and sm.group(1) == section:
+                start = i
+            elif start is not None and (line.startswith("## ") or line.strip() == "---"):
+                return "\n".join(lines[start:i]).strip() + "\n"
+        if start is not None:
+            return "\n".join(lines[start:]).strip() + "\n"
+        raise OptionsError(f"{game} has no section {rid}")
+    for i, line in enumerate(lines):
+        rm = _RULE_START.match(line)
+        if rm and rm.group(1) == rid:
+            j = i + 1
+            while j < len(lines) and not (_RULE_START.match(lines[j])
+                                          or lines[j].startswith("#")
+                                          or lines[j].strip() == "---"):
+                j += 1
+            return "\n".join(lines[i:j]).strip() + "\n"
+    same = [r for r in rule_ids(game) if r.startswith(f"{prefix}-{m.group(1)}.")]
+    hint = (f"; section {prefix}-{m.group(1)} has {same[0]} to {same[-1]}" if same
+            else f"; see 'meldhall rules {game}' for every rule")
+    raise OptionsError(f"{game} has no rule {rid}{hint}")
