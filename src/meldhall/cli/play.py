@@ -1,0 +1,416 @@
+"""``meldhall play``: a game in the terminal against bots.
+
+Moves are read line by line from standard input, so a session can be scripted
+(``printf 'draw\\n1\\n' | meldhall play classic-canasta --seed 3``).  The bots see only their
+seat's observation.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markdown import Markdown
+from rich.text import Text
+
+from meldhall import new_game
+from meldhall.bots import make_bot
+from meldhall.cli.app import app
+from meldhall.cli.common import (
+    check_game,
+    fail,
+    handle_errors,
+    interactive_stdin,
+    out,
+    parse_options,
+    split_names,
+)
+from meldhall.cli.render import (
+    legal_view,
+    log_text,
+    outcome_view,
+    score_sheet,
+    seat_label,
+    sort_cards,
+    table_view,
+)
+from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
+from meldhall.game import Action, State
+
+HELP_TEXT = """\
+**Your move:** type the number of an action from the list, or the action itself in notation:
+
+| Action | Example |
+|---|---|
+| draw from the stock | `draw` |
+| take the pile (with cards from hand) | `take 8 8`, `take` (upcard onto your meld), `take 8 8, K K 2` |
+| new meld(s) | `meld K K 2`, `meld A A A, 7 7 7` |
+| add to a meld | `add 9 9 2 -> 9` |
+| discard | `discard K` |
+| go out concealed | `out 7 7 7 7 7 7 7, J J JK; discard 4` |
+| ask partner / answer | `ask`, `yes`, `no` |
+
+Cards are named by rank (`A K Q J 10 … 4`, `2`, `JK` for a joker, `3` for a black three);
+suits are accepted (`8H`) and ignored.
+
+**Commands:** `legal` lists your legal actions again (`legal all`: without shortening),
+`table` redraws the table, `log` shows this game's public log, `score` the score sheet,
+`rules CC-8.5` prints a rule, `help` this text, `quit` leaves the game.
+"""
+
+QUIT = object()
+EOF = object()
+
+
+class Session:
+    """One interactive game: the state, the bots and the human seat."""
+
+    def __init__(self, game: str, players: int, human: int, seed: int, bot_names: list[str],
+                 options: dict[str, Any], save: Path | None):
+        self.game = game
+        self.console = out()
+        self.human = human
+        self.seed = seed
+        self.save = save
+        self.state: State = new_game(game, players=players, seed=seed, options=options)
+        self.initial_dealer: int = self.state.dealer  # type: ignore[attr-defined]
+        self.players = self.state.players
+        others = [s for s in range(self.players) if s != human]
+        self.seat_bot_names: dict[int, str] = {
+            s: bot_names[i % len(bot_names)] for i, s in enumerate(others)
+        }
+        self.bots = {s: make_bot(n, game) for s, n in self.seat_bot_names.items()}
+        self.rngs = {s: random.Random(seed * 1009 + s) for s in others}
+        self.names = ["you" if s == human else self.seat_bot_names[s]
+                      for s in range(self.players)]
+        self.outcomes: list[Any] = []
+        self.echo = not interactive_stdin()
+
+    # ------------------------------------------------------------------ input
+    def read(self, prompt: str) -> str | None:
+        """A line from stdin (``None`` at end of input); echoed when stdin is not a terminal."""
+        self.console.print(Text(prompt, style="bold green"), end="")
+        self.console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.console.print(line, markup=False, highlight=False)
+        return line
+
+    # ------------------------------------------------------------------ drawing
+    def draw_table(self) -> None:
+        obs = self.state.observation(self.human)
+        self.console.print(table_view(obs, self.names))
+
+    def show_legal(self, legal: list[Action], everything: bool = False) -> None:
+        self.console.print(legal_view(legal, max_per_group=10_000 if everything else 40))
+
+    def show_new_log(self, before: int, seat: int, extra: str = "") -> None:
+        entries = self.state.public_log()[before:]  # type: ignore[attr-defined]
+        for e_seat, action, note in entries:
+            who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
+            if e_seat < 0:
+                who = "Table"
+            line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
+            if action:
+                line.append(action, style="bold")
+            if note:
+                line.append(("  " if action else "") + note, style="dim" if action else "")
+            self.console.print(line)
+        if extra:
+            self.console.print(extra)
+
+    # ------------------------------------------------------------------ turns
+    def human_turn(self, legal: list[Action]) -> Any:
+        """Ask the human for an action; returns the action, :data:`QUIT` or :data:`EOF`."""
+        st = self.state
+        self.console.print()
+        self.draw_table()
+        if st.phase == "consent":
+            self.console.print(Text(
+                "Your partner asks: \"may I go out?\"  Answer yes or no.", style="bold yellow"))
+        self.show_legal(legal)
+        while True:
+            line = self.read("Your move> ")
+            if line is None:
+                return EOF
+            cmd = line.strip()
+            low = " ".join(cmd.lower().split())
+            if not cmd:
+                continue
+            if low in ("quit", "exit", "q"):
+                return QUIT
+            if low in ("help", "?", "h"):
+                self.console.print(Markdown(HELP_TEXT))
+                continue
+            if low in ("legal", "list", "moves", "l", "legal all"):
+                self.show_legal(legal, everything=low == "legal all")
+                continue
+            if low in ("table", "t", "show"):
+                self.draw_table()
+                continue
+            if low in ("score", "scores", "sheet"):
+                if self.outcomes:
+                    self.console.print(self.sheet())
+                else:
+                    self.console.print("No hand has been scored yet.")
+                continue
+            if low == "log":
+                obs = self.state.observation(self.human).to_json()
+                self.console.print(log_text(obs["log"], self.names, last=60))
+                continue
+            if low.split(" ", 1)[0] in ("rules", "rule"):
+                self.show_rule(cmd.split(None, 1)[1] if " " in cmd else "")
+                continue
+            if cmd.isdigit():
+                k = int(cmd)
+                if 1 <= k <= len(legal):
+                    return legal[k - 1]
+                self.console.print(f"Choose a number from 1 to {len(legal)}, or type an action "
+                                   "('legal' lists them again).", style="red")
+                continue
+            try:
+                action = st.parse_action(cmd)
+                st.check(action, self.human)
+            except IllegalActionError as exc:
+                self.refused(exc)
+                continue
+            except NotationError as exc:
+                self.console.print(Text(f"Not understood: {exc}", style="red"))
+                self.console.print("Type a number from the list, an action such as 'draw' or "
+                                   "'discard K', or 'help'.", style="dim")
+                continue
+            return action
+
+    def refused(self, exc: IllegalActionError) -> None:
+        t = Text("Refused ", style="bold red")
+        t.append(f"({exc.rule_id})", style="bold red")
+        t.append(f": {exc.reason}")
+        self.console.print(t)
+        self.console.print(f"Read the rule with 'rules {exc.rule_id}'; 'legal' lists your "
+                           "legal actions.", style="dim", markup=False)
+
+    def show_rule(self, rule_id: str) -> None:
+        from meldhall.rules_text import find_rule
+
+        if not rule_id.strip():
+            self.console.print("Which rule? e.g. 'rules CC-8.5'", style="red")
+            return
+        try:
+            self.console.print(Markdown(find_rule(self.game, rule_id)))
+        except MeldhallError as exc:
+            self.console.print(Text(str(exc), style="red"))
+
+    def bot_turn(self, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        obs = self.state.observation(seat)
+        action = self.bots[seat].choose(obs, legal, self.rngs[seat])
+        return action
+
+    def apply(self, action: Action, seat: int) -> None:
+        before_log = len(self.state.public_log())  # type: ignore[attr-defined]
+        before_hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
+        try:
+            self.state = self.state.apply(action, seat)
+        except IllegalActionError as exc:
+            if seat == self.human:
+                raise
+            raise RuntimeError(
+                f"the {self.names[seat]} bot at seat {seat} chose an illegal action "
+                f"{action}: {exc}") from None
+        extra = ""
+        if seat == self.human and str(action) == "draw":
+            obs = self.state.observation(self.human)
+            new = obs.hand & ~before_hand  # type: ignore[attr-defined]
+            cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]
+            if cards:
+                extra = "You drew " + " ".join(c.pretty for c in cards)
+        self.show_new_log(before_log, seat, extra)
+
+    # ------------------------------------------------------------------ hands and game
+    def sheet(self):
+        side_of = self.state.side_of  # type: ignore[attr-defined]
+        return score_sheet(self.outcomes, self.players, side_of, self.names)
+
+    def end_of_hand(self) -> None:
+        oc = self.state.outcome
+        self.outcomes.append(oc)
+        self.console.print()
+        self.console.print(outcome_view(oc, self.players, self.state.side_of,  # type: ignore
+                                        self.names))
+        if oc.game_over:
+            self.console.print(self.sheet())
+            winners = oc.winners
+            mine = self.state.side_of[self.human] if len(oc.results) != self.players \
+                else self.human  # type: ignore[attr-defined]
+            if mine in winners:
+                msg = "You win!" if len(winners) == 1 else "You share the win."
+            else:
+                msg = "You lose."
+            self.console.print(Text(f"Game over. {msg}", style="bold"))
+
+    def intro(self) -> None:
+        st = self.state
+        me = self.human
+        partners = [s for s in range(self.players)
+                    if s != me and st.side_of[s] == st.side_of[me]]  # type: ignore
+        who = f"You are seat {me}"
+        if partners:
+            who += f", partner of seat{'s' if len(partners) > 1 else ''} " + \
+                   ", ".join(str(p) for p in partners)
+        bots = ", ".join(f"seat {s}: {n}" for s, n in self.seat_bot_names.items())
+        self.console.print(Text(
+            f"Classic Canasta, {self.players} players, seed {self.seed}. {who}. Bots: {bots}.",
+            style="bold"))
+        self.console.print("Type the number of an action or the action itself (e.g. 'draw', "
+                           "'meld K K 2', 'discard 7'); 'help' for commands, 'quit' to leave.",
+                           markup=False)
+
+    def save_record(self) -> None:
+        if self.save is None:
+            return
+        from meldhall.record import Record, dump_record
+
+        seats = ["human" if s == self.human else self.seat_bot_names[s]
+                 for s in range(self.players)]
+        rec = Record.from_state(self.state, self.initial_dealer, seats)
+        try:
+            self.save.write_text(dump_record(rec), encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write the record to {self.save}: {exc.strerror or exc}") \
+                from None
+        self.console.print(f"Record saved to {self.save} (replay it with: meldhall replay "
+                           f"{self.save})", markup=False)
+
+    def run(self) -> int:
+        self.intro()
+        try:
+            return self._loop()
+        finally:
+            self.save_record()
+
+    def _loop(self) -> int:
+        shown_outcome = None
+        while True:
+            st = self.state
+            oc = st.outcome
+            if oc is not None and oc is not shown_outcome and st.phase in ("hand_end",
+                                                                             "game_over"):
+                shown_outcome = oc
+                self.end_of_hand()
+            if st.is_terminal:
+                return 0
+            seat = st.to_act[0]
+            legal = st.legal_actions(seat)
+            if st.phase == "hand_end":
+                if interactive_stdin() and self.read(
+                        "Press Enter to deal the next hand (or type quit) ") in (
+                        None, "quit", "q", "exit"):
+                    self.console.print("You left the game.")
+                    return 0
+                self.console.print()
+                self.console.print(Text(f"Hand {st.hand_no + 2}: {seat_label(seat, self.names)}"  # type: ignore
+                                        " deals.", style="bold"))
+                self.apply(legal[0], seat)
+                continue
+            if seat == self.human:
+                action = self.human_turn(legal)
+                if action is EOF:
+                    self.console.print("End of input: leaving the game.")
+                    return 0
+                if action is QUIT:
+                    self.console.print("You left the game.")
+                    return 0
+            else:
+                action = self.bot_turn(seat, legal)
+            self.apply(action, seat)
+
+
+@app.command("play")
+@handle_errors
+def play_command(
+    game: Annotated[str, typer.Argument(
+        metavar="GAME", help="The game to play: classic-canasta.",
+        show_default=False)],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n",
+        help="Number of players: 2, 3, 4 or 6.",
+        show_default="4")] = None,
+    seat: Annotated[int, typer.Option(
+        "--seat", "-s",
+        help="Your seat (0 … players-1).  Seat 0 partners seat 2 in the "
+        "four-player game.")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed",
+        help="Seed of the shuffle; the same seed and the same moves give "
+        "the same game.  Default: a random seed (printed at the start).",
+        show_default=False)] = None,
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b",
+        help="Bots for the other seats, by name (random, heuristic); a "
+        "comma list is assigned to the other seats in order, cycled.")] = "heuristic",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="A house rule, e.g. --option target_score=3000 "
+        "(repeatable; see docs/options.md).")] = None,
+    preset: Annotated[str | None, typer.Option(
+        "--preset",
+        help="A named set of house rules: standard, pagat, britannica.",
+        show_default=False)] = None,
+    save: Annotated[Path | None, typer.Option(
+        "--save", metavar="FILE",
+        help="Write the game record (JSON) to FILE when the game ends or "
+        "you leave.", show_default=False)] = None,
+) -> None:
+    """Play a game in the terminal against bots.
+
+    The table is drawn before each of your moves: your hand sorted and grouped by rank, every
+    side's melds (canastas marked natural or mixed), red threes, the upcard and the pile
+    (frozen or blocked), the stock, scores and minimum counts, and the last actions.  Pick an
+    action by its number or type it in notation (**draw**, **take 8 8**,
+    **meld K K 2**, **add 9 -> 9**, **discard 7**).  A refused move shows the
+    rule that refuses it.  Type **help** during the game for every command.
+
+    Moves are read from standard input, one a line, so a game can be scripted; the game
+    ends cleanly at the end of the input.
+    """
+    check_game(game)
+    opts = parse_options(game, option, preset=preset, players=players)
+    players = opts.get("player_count", 4)
+    if not 0 <= seat < players:
+        raise OptionsError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
+    names = split_names(bots)
+    if not names:
+        raise OptionsError("--bots needs at least one bot name (random, heuristic)")
+    fallback = None
+    for n in names:
+        try:
+            make_bot(n, game)
+        except ImportError:
+            if n == "heuristic" and bots == "heuristic":
+                fallback = n
+            else:
+                raise OptionsError(f"the {n!r} bot is not available in this installation") \
+                    from None
+    if fallback:
+        out().print("The heuristic bot is not available here; the random bot plays instead.",
+                    style="yellow")
+        names = ["random"]
+    if save is not None:
+        parent = save.expanduser().resolve().parent
+        if not parent.is_dir():
+            raise OptionsError(f"--save: the folder {parent} does not exist")
+        if save.is_dir():
+            raise OptionsError(f"--save: {save} is a folder; give a file name")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    session = Session(game, players, seat, seed, names, opts, save)
+    code = session.run()
+    raise typer.Exit(code)

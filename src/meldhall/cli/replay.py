@@ -1,0 +1,137 @@
+"""``meldhall replay``: step through a game record."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from meldhall.cli.app import app
+from meldhall.cli.common import handle_errors, interactive_stdin, out
+from meldhall.cli.render import outcome_view, score_sheet, seat_label, table_view
+from meldhall.errors import OptionsError, RecordError
+from meldhall.record import load_record
+
+
+class Tables(str, Enum):
+    """When ``replay`` draws the table."""
+
+    all = "all"
+    turns = "turns"
+    hands = "hands"
+    none = "none"
+
+
+@app.command("replay")
+@handle_errors
+def replay_command(
+    file: Annotated[Path, typer.Argument(
+        help="A game record (JSON), e.g. written by 'meldhall play "
+        "--save'.", show_default=False)],
+    seat: Annotated[int | None, typer.Option(
+        "--seat", "-s",
+        help="Show the game as this seat saw it (its hand only).  Default: "
+        "every hand face up.", show_default=False)] = None,
+    tables: Annotated[Tables, typer.Option(
+        "--tables",
+        help="When to draw the table: after every action (all), at "
+        "the start of each turn (turns), at the start of each "
+        "hand (hands) or never (none).")] = Tables.turns,
+    step: Annotated[bool, typer.Option(
+        "--step",
+        help="Wait for Enter after each action (q + Enter stops).")] = False,
+) -> None:
+    """Replay a game record action by action, printing each action and the table.
+
+    Every hand ends with its score breakdown, and the game with the score sheet.  The record
+    is checked as it is replayed: an action that does not apply is reported with its number
+    and the rule that refuses it.
+
+    Example: meldhall play classic-canasta --save game.json, then meldhall replay game.json
+    --seat 0 --step
+    """
+    if not file.exists():
+        raise RecordError(f"no such file: {file}")
+    if file.is_dir():
+        raise RecordError(f"{file} is a folder, not a record file")
+    rec = load_record(file)
+    n = rec.players
+    if seat is not None and not 0 <= seat < n:
+        raise OptionsError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
+    console = out()
+    names = list(rec.seats) if len(rec.seats) == n else None
+    head = Text(f"Record {file}: {rec.game}, {n} players, seed {rec.seed}, first dealer seat "
+                f"{rec.dealer}, {len(rec.actions)} actions", style="bold")
+    console.print(head)
+    if names:
+        console.print("Seats: " + ", ".join(f"{s}: {nm}" for s, nm in enumerate(names)),
+                      markup=False)
+    outcomes = []
+    prev = None
+    states = rec.states()
+    count = 0
+    for text, state in states:
+        if text is None:  # the initial state
+            _table(console, state, seat, names, tables, first=True)
+            prev = state
+            continue
+        count += 1
+        actor = prev.to_act[0] if prev.to_act else -1
+        new_entries = state.public_log()[len(prev.public_log()):]
+        line = Text(f"{count:>4}. ", style="dim")
+        line.append(seat_label(actor, names) + ": ")
+        line.append(text, style="bold")
+        notes = [e[2] for e in new_entries if e[2]]
+        if notes:
+            line.append("  " + "; ".join(notes), style="dim")
+        console.print(line)
+        oc = state.outcome
+        if oc is not None and prev.outcome is None:
+            outcomes.append(oc)
+            console.print(outcome_view(oc, n, state.side_of, names))
+        elif (tables == Tables.all
+              or (tables == Tables.turns and state.phase == "draw"
+                  and (prev.phase != "draw" or prev.turn != state.turn))
+              or (tables == Tables.hands and text == "deal")):
+            _table(console, state, seat, names, tables)
+        prev = state
+        if step and not _wait():
+            console.print("Stopped.")
+            raise typer.Exit(0)
+    if outcomes:
+        console.print(score_sheet(outcomes, n, prev.side_of, names))
+    if prev is not None and not prev.is_terminal:
+        console.print("The record ends before the game does.", style="yellow")
+    result = rec.result or {}
+    if result.get("finished") and prev is not None and prev.is_terminal:
+        recorded = list(result.get("scores") or [])
+        if recorded and recorded != list(prev.scores):
+            console.print(f"Note: the record states final scores {recorded}, the replay gives "
+                          f"{list(prev.scores)}.", style="yellow")
+
+
+def _table(console, state, seat, names, tables, first: bool = False) -> None:
+    if tables == Tables.none:
+        return
+    if seat is not None:
+        view = table_view(state.observation(seat), names)
+    else:
+        hands = {s: state.hand_cards(s) for s in range(state.players)}
+        view = table_view(state.observation(state.to_act[0] if state.to_act else 0), names,
+                          hands=hands)
+    console.print(view)
+
+
+def _wait() -> bool:
+    """Wait for Enter; False to stop (``q`` or end of input)."""
+    if interactive_stdin():
+        sys.stdout.write("[Enter: next, q: stop] ")
+        sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        return False
+    return line.strip().lower() not in ("q", "quit", "exit")
