@@ -1,0 +1,263 @@
+"""The ``meldhall`` command: simulate, play (scripted through stdin), replay, rules, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from meldhall.cli import app
+from meldhall.rules_text import RULE_FILES
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+def test_simulate_json_fields():
+    r = run("simulate", "classic-canasta", "--players", "4", "--games", "3", "--bots", "random",
+            "--seed", "11", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)  # exactly one JSON object on stdout
+    assert data["game"] == "classic-canasta"
+    assert data["players"] == 4
+    assert data["games"] == 3
+    assert data["errors"] == 0
+    assert data["hands"] >= 3 and data["actions"] > data["hands"]
+    assert data["seconds"] >= 0
+    assert len(data["wins"]) == 2 and sum(data["wins"]) >= 3
+    assert len(data["mean_hand_score"]) == 2
+    assert len(data["mean_final_score"]) == 2
+    assert data["bots"] == ["random"] * 4
+    assert data["win_rate"] == [round(w / 3, 4) for w in data["wins"]]
+
+
+def test_simulate_bots_cycle_and_two_players():
+    r = run("simulate", "classic-canasta", "--players", "2", "--games", "2", "--bots",
+            "random,random", "--seed", "3", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["players"] == 2 and len(data["wins"]) == 2 and data["errors"] == 0
+
+
+def test_simulate_same_results_with_workers():
+    args = ["simulate", "classic-canasta", "--games", "4", "--bots", "random", "--seed", "5",
+            "--json", "--quiet"]
+    one = json.loads(run(*args).stdout)
+    two = json.loads(run(*args, "--workers", "2").stdout)
+    for d in (one, two):
+        d.pop("seconds")
+        d.pop("workers")
+    assert one == two
+
+
+def test_simulate_table_output():
+    r = run("simulate", "classic-canasta", "--games", "2", "--bots", "random", "--quiet",
+            "--option", "target_score=1500")
+    assert r.exit_code == 0, r.output
+    assert "Win rate" in r.stdout and "errors: 0" in r.stdout
+    assert "target_score=1500" in r.stdout
+
+
+def test_simulate_json_stdout_is_one_object_in_a_real_process():
+    p = subprocess.run(
+        [sys.executable, "-m", "meldhall", "simulate", "classic-canasta", "--games", "2",
+         "--bots", "random", "--seed", "1", "--json"],
+        capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["errors"] == 0
+    assert "Traceback" not in p.stderr
+
+
+# --------------------------------------------------------------------------- play
+
+
+def test_play_refused_move_shows_rule_then_quit():
+    # seed 3: the first decision is seat 0's draw, so a discard is refused by CC-5.2
+    script = "help\ndiscard K\nlegal\ntable\nscore\nrules CC-8.5\n999\nnonsense\nquit\n"
+    r = run("play", "classic-canasta", "--seed", "3", "--bots", "random", input=script)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert re.search(r"Refused \(CC-\d+\.\d+\)", out)
+    assert "CC-5.2" in out
+    assert "Your hand" in out and "Stock:" in out and "Pile:" in out
+    assert "Taking a frozen pile" in out  # the in-game rules command
+    assert "Not understood" in out
+    assert "You left the game." in out
+    assert "Traceback" not in out
+
+
+def test_play_end_of_input_exits_cleanly():
+    r = run("play", "classic-canasta", "--seed", "3", "--bots", "random", input="draw\n")
+    assert r.exit_code == 0, r.output
+    assert "You drew" in r.output
+    assert "End of input" in r.output
+
+
+@pytest.fixture(scope="module")
+def played_game(tmp_path_factory):
+    """A whole four-player game: the human always picks action 1; the record is saved."""
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    r = run("play", "classic-canasta", "--seed", "5", "--bots", "random", "--save", str(path),
+            input="1\n" * 20000)
+    return r, path
+
+
+def test_play_full_game_through_stdin(played_game):
+    r, path = played_game
+    assert r.exit_code == 0, r.output[-3000:]
+    out = r.output
+    assert "Game over" in out
+    assert "Score sheet" in out
+    assert re.search(r"CC-12\.\d", out)  # the score breakdown names its rules
+    assert "hand score" in out
+    assert path.exists()
+    rec = json.loads(path.read_text())
+    assert rec["format"] == "meldhall-record"
+    assert rec["seats"][0] == "human"
+    assert rec["result"]["finished"] is True
+
+
+def test_replay_saved_record(played_game):
+    _, path = played_game
+    r = run("replay", str(path), "--tables", "hands")
+    assert r.exit_code == 0, r.output[-3000:]
+    assert "Score sheet" in r.output
+    assert "is over" in r.output
+    rec = json.loads(path.read_text())
+    from meldhall.record import load_record
+
+    final = load_record(path).final_state()
+    assert list(final.scores) == rec["result"]["scores"]
+
+
+def test_replay_from_a_seat_and_step(played_game):
+    _, path = played_game
+    r = run("replay", str(path), "--seat", "1", "--step", input="\n\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "Stopped." in r.output
+    assert "Your hand" in r.output
+
+
+def test_play_and_save_partial_game(tmp_path):
+    path = tmp_path / "partial.json"
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            "--save", str(path), input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    rec = json.loads(path.read_text())
+    assert rec["players"] == 2 and rec["result"]["finished"] is False
+    assert run("replay", str(path), "--tables", "none").exit_code == 0
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_rules_one_rule():
+    r = run("rules", "classic-canasta", "CC-8.5")
+    assert r.exit_code == 0, r.output
+    assert "CC-8.5" in r.output and "Taking a frozen pile" in r.output
+    assert "CC-8.6" not in r.output
+    raw = run("rules", "classic-canasta", "8.5", "--raw")
+    assert raw.stdout.startswith("**CC-8.5**")
+
+
+def test_rules_whole_and_section():
+    r = run("rules", "classic-canasta")
+    assert r.exit_code == 0 and "Classic Canasta" in r.output
+    s = run("rules", "classic-canasta", "CC-13")
+    assert s.exit_code == 0 and "CC-13.1" in s.output and "CC-12.1" not in s.output
+
+
+def test_rules_shipped_copy_matches_docs():
+    from importlib import resources
+
+    for name in [*RULE_FILES.values(), "README.md"]:
+        shipped = resources.files("meldhall.rules_text").joinpath(name).read_text("utf-8")
+        docs = (ROOT / "docs" / "rules" / name).read_text("utf-8")
+        assert shipped == docs, f"src/meldhall/rules_text/{name} differs from docs/rules/{name}"
+    shipped_md = {p.name for p in (ROOT / "src/meldhall/rules_text").glob("*.md")}
+    assert shipped_md == {p.name for p in (ROOT / "docs/rules").glob("*.md")}
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.fixture
+def corrupt_files(tmp_path):
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{ not json")
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"format": "something-else"}')
+    illegal = tmp_path / "illegal.json"
+    illegal.write_text(json.dumps({
+        "format": "meldhall-record", "version": 1, "game": "classic-canasta", "players": 4,
+        "seed": 1, "dealer": 0, "options": {}, "seats": [], "actions": ["discard K"],
+    }))
+    return {"bad": bad_json, "wrong": wrong, "illegal": illegal, "dir": tmp_path}
+
+
+BAD = [
+    ["play", "chess"],
+    ["simulate", "chess", "--bots", "random"],
+    ["play", "classic-canasta", "--option", "no_such_option=1"],
+    ["simulate", "classic-canasta", "--bots", "random", "--option", "no_such_option=1"],
+    ["simulate", "classic-canasta", "--bots", "random", "--option", "target_score=-5"],
+    ["simulate", "classic-canasta", "--bots", "random", "--option", "wild_ratio=strange"],
+    ["simulate", "classic-canasta", "--bots", "random", "--option", "target_score"],
+    ["simulate", "classic-canasta", "--bots", "random", "--option", "=3"],
+    ["simulate", "classic-canasta", "--bots", "random", "--players", "5"],
+    ["simulate", "classic-canasta", "--bots", "random", "--games", "0"],
+    ["simulate", "classic-canasta", "--bots", "random", "--workers", "0"],
+    ["simulate", "classic-canasta", "--bots", "nobody"],
+    ["simulate", "classic-canasta", "--bots", "random", "--preset", "nope"],
+    ["play", "classic-canasta", "--seat", "4"],
+    ["play", "classic-canasta", "--players", "7"],
+    ["play", "classic-canasta", "--bots", "nobody"],
+    ["rules", "classic-canasta", "CC-99.1"],
+    ["rules", "classic-canasta", "nonsense"],
+    ["rules", "chess"],
+    ["replay", "{dir}/missing.json"],
+    ["replay", "{dir}"],
+    ["replay", "{bad}"],
+    ["replay", "{wrong}"],
+    ["replay", "{illegal}"],
+    ["play", "classic-canasta", "--save", "{dir}/no/such/folder/x.json"],
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a) for a in BAD])
+def test_bad_input_is_a_message_not_a_traceback(args, corrupt_files):
+    args = [a.format(**corrupt_files) for a in args]
+    r = run(*args, input="")
+    assert r.exit_code != 0, r.output
+    assert "Traceback" not in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "error" in r.output.lower()
+
+
+def test_corrupt_record_names_the_action(corrupt_files):
+    r = run("replay", str(corrupt_files["illegal"]), "--tables", "none")
+    assert r.exit_code != 0
+    assert "action 1" in r.output and "CC-5.2" in r.output
+
+
+# --------------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize("cmd", [[], ["play"], ["simulate"], ["replay"], ["rules"]])
+def test_help(cmd):
+    r = run(*cmd, "--help")
+    assert r.exit_code == 0
+    assert "Usage" in r.output
+    assert len(r.output) > 300
