@@ -113,7 +113,9 @@ def parse_options(game: str, items: list[str] | None, *, preset: str | None = No
     if counts and pc is not None and pc not in counts:
         raise OptionsError(
             f"{game} is played by {', '.join(map(str, counts))} players, not {pc}")
-    mod.Options.from_json(data)  # validates names and values (OptionsError)
+    options_cls = getattr(mod, "Options", None)
+    if options_cls is not None:
+        options_cls.from_json(data)  # validates names and values (OptionsError)
     return data
 
 
@@ -126,10 +128,27 @@ def _plain_value(text: str) -> Any:
         return text
 
 
+#: Games the terminal table can draw (``play`` and ``replay``); ``simulate`` and ``rules``
+#: work for every game.
+DRAWN_GAMES = ("classic-canasta",)
+
+
+def check_drawn_game(name: str) -> Any:
+    """Like :func:`check_game`, for the commands that draw the table."""
+    mod = check_game(name)
+    if name not in DRAWN_GAMES:
+        raise OptionsError(f"the terminal table for {name} is not written yet; games that can "
+                           f"be played and replayed here: {', '.join(DRAWN_GAMES)}")
+    return mod
+
+
 def non_default_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The entries of ``options`` (a full option dict) that differ from the game's defaults."""
     mod = check_game(game)
-    defaults = mod.Options().to_json()
+    options_cls = getattr(mod, "Options", None)
+    if options_cls is None:
+        return dict(options)
+    defaults = options_cls().to_json()
     return {k: v for k, v in options.items() if defaults.get(k) != v}
 
 

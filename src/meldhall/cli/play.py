@@ -20,7 +20,7 @@ from meldhall import new_game
 from meldhall.bots import make_bot
 from meldhall.cli.app import app
 from meldhall.cli.common import (
-    check_game,
+    check_drawn_game,
     fail,
     handle_errors,
     interactive_stdin,
@@ -381,7 +381,7 @@ def play_command(
     Moves are read from standard input, one a line, so a game can be scripted; the game
     ends cleanly at the end of the input.
     """
-    check_game(game)
+    check_drawn_game(game)
     opts = parse_options(game, option, preset=preset, players=players)
     players = opts.get("player_count", 4)
     if not 0 <= seat < players:

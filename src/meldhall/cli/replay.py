@@ -11,7 +11,7 @@ import typer
 from rich.text import Text
 
 from meldhall.cli.app import app
-from meldhall.cli.common import handle_errors, interactive_stdin, out
+from meldhall.cli.common import check_drawn_game, handle_errors, interactive_stdin, out
 from meldhall.cli.render import outcome_view, score_sheet, seat_label, table_view
 from meldhall.errors import OptionsError, RecordError
 from meldhall.record import load_record
@@ -59,6 +59,7 @@ def replay_command(
     if file.is_dir():
         raise RecordError(f"{file} is a folder, not a record file")
     rec = load_record(file)
+    check_drawn_game(rec.game)
     n = rec.players
     if seat is not None and not 0 <= seat < n:
         raise OptionsError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
