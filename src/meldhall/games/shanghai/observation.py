@@ -1,0 +1,238 @@
+"""What one seat may know of a Shanghai Rummy state (SH-6.4).
+
+Public: melds with each joker's declared card, the discard pile in order, the upcard, each
+player's card count, buy count and contract status, the stock size and the number of rebuilds
+this deal, the scores, the upcard a player took (and cards bought) while still in that hand,
+and the log of actions.  Private: the seat's own hand, the card it drew from the stock and a
+penalty card it received.  Never included: other hands, the stock order, other players'
+penalty cards and the game seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from meldhall.cards import Pack
+from meldhall.game import Observation, Outcome
+from meldhall.games.shanghai.options import ShanghaiOptions
+from meldhall.games.shanghai.rules import CONTRACTS
+
+__all__ = ["PUBLIC_FIELDS", "ShanghaiObservation"]
+
+#: State attributes every seat may see.
+PUBLIC_FIELDS = (
+    "hand_no", "dealer", "first_dealer", "scores", "deal_scores", "extra_seats", "turn",
+    "_phase", "pile", "melds", "made", "buys", "rebuilds", "contract_now", "jokers_now",
+    "taken", "queue", "upcard_from", "no_supply", "known", "went_out", "_outcome", "n52",
+)
+
+
+@dataclass(frozen=True)
+class ShanghaiObservation(Observation):
+    """One seat's view.
+
+    Attributes:
+        seat: the observing seat.
+        options: the game's options.
+        hand: bitmask of the seat's own cards (card ids of ``pack``).
+        hand_sizes: cards held by each seat.
+        stock_size: cards left in the stock.
+        public: the public fields of the state (:data:`PUBLIC_FIELDS`).
+        log: the log as ``(seat, action, note)`` with this seat's private details only.
+    """
+
+    seat: int
+    options: ShanghaiOptions
+    hand: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    public: dict
+    log: tuple
+
+    @classmethod
+    def from_state(cls, state, seat: int) -> ShanghaiObservation:
+        """The observation of ``seat`` in ``state``."""
+        public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
+        return cls(seat, state.options, state.hands[seat],
+                   tuple(h.bit_count() for h in state.hands), len(state.stock), public,
+                   tuple(state.public_log(seat)))
+
+    # -- convenient views --------------------------------------------------------------------
+    @property
+    def pack(self) -> Pack:
+        """The pack in play."""
+        return Pack.get(self.options.num_decks, self.options.num_jokers)
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.player_count
+
+    @property
+    def phase(self) -> str:
+        """The phase of the observed state."""
+        return self.public["_phase"]
+
+    @property
+    def turn(self) -> int:
+        """The player in turn."""
+        return self.public["turn"]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome, once the deal has been scored."""
+        return self.public["_outcome"]
+
+    @property
+    def contract_number(self) -> int:
+        """This deal's contract number (SH-5.2)."""
+        h = self.public["hand_no"]
+        return h + 1 if h < self.options.deals else 10
+
+    @property
+    def contract(self):
+        """This deal's contract."""
+        return CONTRACTS[self.contract_number]
+
+    @property
+    def melds(self):
+        """The table melds (:class:`~meldhall.games.shanghai.table.TableMeld`)."""
+        return self.public["melds"]
+
+    def made(self, seat: int) -> bool:
+        """True once ``seat`` has made this deal's contract."""
+        return bool((self.public["made"] >> seat) & 1)
+
+    def upcard(self):
+        """Top card of the pile, or ``None``."""
+        pile = self.public["pile"]
+        return self.pack.cards[pile[-1]] if pile else None
+
+    def hand_cards(self):
+        """The seat's own cards, by suit then rank (list of Card)."""
+        return sorted(self.pack.cards_of(self.hand),
+                      key=lambda c: (c.rank == 0, c.suit or 0, c.rank, c.deck))
+
+    def buy_limit(self) -> int | None:
+        """Buys each player may make this deal (SH-10.6)."""
+        return self.options.buy_limit(self.contract_number)
+
+    # -- renderings --------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready view: nothing hidden from this seat is included."""
+        p = self.public
+        pack = self.pack
+        n52 = p["n52"]
+        n = self.players
+        oc = p["_outcome"]
+        ph = p["_phase"]
+        to_act: list[int]
+        if ph in ("upcard", "meld"):
+            to_act = [p["turn"]]
+        elif ph == "buy":
+            to_act = [p["queue"][0]]
+        elif ph == "deal_end":
+            to_act = [(p["dealer"] + 1) % n]
+        else:
+            to_act = []
+        return {
+            "game": "shanghai-rummy",
+            "seat": self.seat,
+            "players": n,
+            "deal": p["hand_no"] + 1,
+            "contract": {"number": self.contract_number, "text": str(self.contract),
+                         "cards": self.contract.cards},
+            "dealer": p["dealer"],
+            "turn": p["turn"],
+            "phase": ph,
+            "to_act": to_act,
+            "scores": list(p["scores"]),
+            "deal_scores": [list(d) for d in p["deal_scores"]],
+            "hand": [c.physical for c in self.hand_cards()],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "rebuilds": p["rebuilds"],
+            "pile": [pack.cards[c].physical for c in p["pile"]],
+            "upcard": (pack.cards[p["pile"][-1]].physical if p["pile"] else None),
+            "melds": [{"number": i + 1, "owner": m.owner, "kind": "run" if m.run else "set",
+                       "cards": m.text(n52),
+                       "physical": [pack.cards[c].physical for c in m.cards]}
+                      for i, m in enumerate(p["melds"])],
+            "made_contract": [bool((p["made"] >> s) & 1) for s in range(n)],
+            "buys": list(p["buys"]),
+            "buy_limit": self.buy_limit(),
+            "taken_upcard": (pack.cards[p["taken"]].physical if p["taken"] >= 0 else None),
+            "buy_offer_order": list(p["queue"]),
+            "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
+            "log": [{"seat": s, "action": a, "note": note} for s, a, note in self.log],
+            "outcome": oc.to_json() if oc is not None else None,
+        }
+
+    def to_text(self) -> str:
+        """A compact plain-text rendering."""
+        j = self.to_json()
+        head = (f"Shanghai Rummy — deal {j['deal']}, contract {j['contract']['number']}: "
+                f"{j['contract']['text']}; seat {self.seat} to see; turn: seat {j['turn']} "
+                f"({j['phase']})")
+        lines = [head]
+        lines.append("Scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(j["scores"])))
+        for m in j["melds"]:
+            lines.append(f"  meld {m['number']} (seat {m['owner']}, {m['kind']}): {m['cards']}")
+        lines.append(f"Upcard {j['upcard'] or '—'}; pile {len(j['pile'])}; stock "
+                     f"{j['stock_size']} (rebuilt {j['rebuilds']}×)")
+        lines.append("Cards held: " + ", ".join(f"seat {i}: {c}" for i, c in
+                                                 enumerate(j["hand_sizes"]))
+                     + "; buys: " + ", ".join(str(b) for b in j["buys"]))
+        lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))
+        return "\n".join(lines)
+
+    # -- determinization ---------------------------------------------------------------------
+    def sample_state(self, rng: random.Random):
+        """A full state consistent with this observation: the cards this seat cannot see are
+        dealt at random from ``rng`` to the other hands (after the cards publicly known to be
+        there) and to the stock."""
+        from meldhall.games.shanghai.state import ShanghaiState
+
+        p = self.public
+        pack = self.pack
+        n = self.players
+        seen = self.hand
+        for m in p["melds"]:
+            for c in m.cards:
+                seen |= 1 << c
+        for c in p["pile"]:
+            seen |= 1 << c
+        for s, m in enumerate(p["known"]):
+            if s != self.seat:
+                seen |= m
+        unknown = [i for i in range(pack.size) if not (seen >> i) & 1]
+        rng.shuffle(unknown)
+        hands = []
+        for s in range(n):
+            if s == self.seat:
+                hands.append(self.hand)
+                continue
+            h = p["known"][s]
+            for _ in range(self.hand_sizes[s] - h.bit_count()):
+                h |= 1 << unknown.pop()
+            hands.append(h)
+        st = object.__new__(ShanghaiState)
+        for name in ShanghaiState.__slots__:
+            setattr(st, name, None)
+        for name in PUBLIC_FIELDS:
+            setattr(st, name, p[name])
+        st.options = self.options
+        st.pack = pack
+        st.seed = rng.getrandbits(62)
+        st.hands = tuple(hands)
+        st.stock = tuple(unknown)
+        log = None
+        for s, a, note in self.log:
+            log = (log, (s, a, note, ""))
+        st.log = log
+        st._cache = None
+        return st
+
+

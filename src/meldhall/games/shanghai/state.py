@@ -1,0 +1,1285 @@
+"""Shanghai Rummy: the game state and its rules (docs/rules/shanghai-rummy.md, SH-1 … SH-14).
+
+A :class:`ShanghaiState` is an immutable value covering a whole game: every deal from the deal
+to the score sheet.  Hands, stock and pile hold physical card ids of a
+:class:`~meldhall.cards.Pack`; hands are ``int`` bitmasks; melds are
+:class:`~meldhall.games.shanghai.table.TableMeld` values numbered 1, 2, … in the order they
+were laid down.
+
+Phases (``state.phase``) and who acts (``state.to_act``):
+
+* ``"upcard"`` — the player in turn takes the upcard as their draw (``take``) or declines it
+  (``draw``) (SH-10.2).
+* ``"buy"`` — the upcard is offered to one eligible player at a time, in SH-10.3 order; the
+  one asked answers ``buy`` or ``pass``.  When someone buys or all have passed, the player in
+  turn draws from the stock (SH-10.5, SH-10.9) and the meld phase begins.
+* ``"meld"`` — the player in turn makes the contract, lays off, exchanges jokers, and ends the
+  turn with ``discard`` (SH-6.1).
+* ``"deal_end"`` — the deal has been scored (``outcome``); the next dealer plays ``deal``.
+* ``"game_over"`` — the game has ended (SH-14).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from meldhall.cards import Pack
+from meldhall.errors import IllegalActionError, OptionsError
+from meldhall.game import Action, Outcome, State
+from meldhall.games.shanghai.actions import (
+    BUY,
+    DEAL,
+    DRAW,
+    PASS,
+    TAKE,
+    Buy,
+    Contract,
+    Deal,
+    Discard,
+    Draw,
+    LayOff,
+    Pass,
+    RunSpec,
+    SetSpec,
+    Swap,
+    Take,
+    parse_shanghai_action,
+)
+from meldhall.games.shanghai.options import ShanghaiOptions
+from meldhall.games.shanghai.rules import (
+    CONTRACTS,
+    JOKER_KIND,
+    joker_limit,
+    kind_at,
+    kind_name,
+    rank_of_kind,
+    suit_of_kind,
+)
+from meldhall.games.shanghai.rules import (
+    Contract as ContractRule,
+)
+from meldhall.games.shanghai.solver import SolverRules, contract_options
+from meldhall.games.shanghai.table import TableMeld, kind_masks
+
+__all__ = [
+    "BUY_PHASE",
+    "DEAL_END",
+    "GAME_OVER",
+    "HAND_SIZE",
+    "MELD",
+    "PHASES",
+    "UPCARD",
+    "ShanghaiState",
+    "choose_dealer",
+    "new_game",
+]
+
+UPCARD, BUY_PHASE, MELD, DEAL_END, GAME_OVER = "upcard", "buy", "meld", "deal_end", "game_over"
+PHASES = (UPCARD, BUY_PHASE, MELD, DEAL_END, GAME_OVER)
+#: SH-4.3: cards dealt to each player.
+HAND_SIZE = 11
+_DISCARDS: dict = {}
+_LAYOFFS: dict = {}
+_SWAPS: dict = {}
+
+
+def _discard(kind: int) -> Discard:
+    a = _DISCARDS.get(kind)
+    if a is None:
+        a = _DISCARDS[kind] = Discard(kind)
+    return a
+
+
+def _layoff(kind: int, meld: int, decl: int | None, end: str | None) -> LayOff:
+    key = (kind, meld, decl, end)
+    a = _LAYOFFS.get(key)
+    if a is None:
+        a = _LAYOFFS[key] = LayOff(kind, meld, decl, end)
+    return a
+
+
+def _swap(kind: int, meld: int) -> Swap:
+    key = (kind, meld)
+    a = _SWAPS.get(key)
+    if a is None:
+        a = _SWAPS[key] = Swap(kind, meld)
+    return a
+
+
+def _set(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _mix(*parts: int) -> int:
+    x = 0x9E3779B97F4A7C15
+    for p in parts:
+        x = (x ^ (p & 0xFFFFFFFFFFFFFFFF)) * 0x100000001B3 & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 29
+    return x
+
+
+def choose_dealer(draw, players: int) -> tuple[int, list[tuple[int, Any]]]:
+    """SH-4.1: each player draws a card; the lowest deals (ace low, suits ignored); a joker is
+    redrawn by the player who drew it; players tied for lowest draw again among themselves.
+
+    Args:
+        draw: a callable returning the next :class:`~meldhall.cards.Card` of the shuffled pack.
+        players: number of seats; seat 0 draws first, then clockwise.
+
+    Returns:
+        ``(dealer, draws)`` with ``draws`` the ``(seat, card)`` pairs in order.
+    """
+    contenders = list(range(players))
+    events: list[tuple[int, Any]] = []
+    while True:
+        ranks = {}
+        for s in contenders:
+            while True:
+                c = draw()
+                events.append((s, c))
+                if c.rank != 0:
+                    break
+            ranks[s] = c.rank
+        low = min(ranks.values())
+        tied = [s for s in contenders if ranks[s] == low]
+        if len(tied) == 1:
+            return tied[0], events
+        contenders = tied
+
+
+class ShanghaiState(State):
+    """A Shanghai Rummy game in progress.  Build one with :func:`new_game`.
+
+    Public read-only attributes (plain values): ``options``, ``seed``, ``pack``, ``hand_no``
+    (the deal, 0-based), ``dealer``, ``first_dealer``, ``turn``, ``scores`` (cumulative, per
+    seat), ``deal_scores`` (per finished deal, per seat), ``stock`` (card ids, top last),
+    ``pile`` (card ids, bottom first), ``hands`` (bitmasks), ``melds`` (tuple of
+    :class:`TableMeld`, meld N is ``melds[N - 1]``), ``made`` (bitmask of seats that made the
+    contract this deal), ``buys`` (per seat, this deal), ``rebuilds`` (this deal), ``known``
+    (per seat, cards publicly known to be in that hand).  Use :meth:`observation` for what a
+    seat may see.
+    """
+
+    game_name = "shanghai-rummy"
+
+    __slots__ = (
+        "_cache",
+        "_outcome",
+        "_phase",
+        "buys",
+        "contract_now",
+        "deal_scores",
+        "dealer",
+        "extra_seats",
+        "first_dealer",
+        "hand_no",
+        "hands",
+        "jokers_now",
+        "known",
+        "log",
+        "made",
+        "melds",
+        "n52",
+        "no_supply",
+        "options",
+        "pack",
+        "pile",
+        "queue",
+        "rebuilds",
+        "scores",
+        "seed",
+        "stock",
+        "taken",
+        "turn",
+        "upcard_from",
+        "went_out",
+    )
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def players(self) -> int:
+        """Number of seats (SH-1.1)."""
+        return self.options.player_count
+
+    @property
+    def phase(self) -> str:
+        """Current phase (see the module docstring)."""
+        return self._phase
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The deal's (and game's) outcome once scored, else ``None``."""
+        return self._outcome
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat whose decision is awaited: the player in turn, or in ``"buy"`` the player
+        being offered the upcard (SH-10.3), or the next dealer after a deal."""
+        ph = self._phase
+        if ph == UPCARD or ph == MELD:
+            return (self.turn,)
+        if ph == BUY_PHASE:
+            return (self.queue[0],)
+        if ph == DEAL_END:
+            return ((self.dealer + 1) % self.players,)
+        return ()
+
+    @property
+    def contract(self) -> ContractRule:
+        """This deal's contract (SH-5.2); the extra deal of SH-14.2 plays contract 10."""
+        return CONTRACTS[self.contract_number]
+
+    @property
+    def contract_number(self) -> int:
+        """1..10: deal *k* plays contract *k* (SH-5.1); an extra deal plays 10 (SH-14.2)."""
+        return self.hand_no + 1 if self.hand_no < self.options.deals else 10
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock)
+
+    @property
+    def upcard(self):
+        """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
+        return self.pack.cards[self.pile[-1]] if self.pile else None
+
+    def buy_limit(self) -> int | None:
+        """Buys each player may make this deal, ``None`` for no limit (SH-10.6)."""
+        return self.options.buy_limit(self.contract_number)
+
+    def has_made_contract(self, seat: int) -> bool:
+        """True once ``seat`` has made this deal's contract."""
+        return bool((self.made >> seat) & 1)
+
+    def hand_cards(self, seat: int):
+        """The physical cards in ``seat``'s hand (list of Card, id order)."""
+        return self.pack.cards_of(self.hands[seat])
+
+    def hand_counts(self, seat: int) -> list[int]:
+        """Kind counts of ``seat``'s hand (53 entries; index 52 = jokers)."""
+        return _counts(self.hands[seat], self.n52)
+
+    def history(self) -> list[tuple[int, str]]:
+        """Every action so far in the game as ``(seat, notation)``, oldest first."""
+        return [(seat, text) for seat, text, _, _ in self._entries() if text]
+
+    def public_log(self, seat: int | None = None) -> list[tuple[int, str, str]]:
+        """The log as ``(seat, action, note)``, oldest first.  Notes are public; the private
+        detail of an entry (the card drawn, a penalty card) is added for ``seat`` only."""
+        out = []
+        for s, text, note, secret in self._entries():
+            if secret and seat is not None and s == seat:
+                note = f"{note} ({secret})" if note else secret
+            out.append((s, text, note))
+        return out
+
+    def _entries(self):
+        out = []
+        node = self.log
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return out
+
+    def _log(self, seat: int, text: str, note: str = "", secret: str = "") -> None:
+        self.log = (self.log, (seat, text, note, secret))
+
+    def _name(self, cid: int) -> str:
+        return str(self.pack.cards[cid])
+
+    # ------------------------------------------------------------------ copying
+    def _copy(self) -> ShanghaiState:  # replaced below by a generated, faster copy
+        new = object.__new__(ShanghaiState)
+        for name in ShanghaiState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._cache = None
+        return new
+
+    # ------------------------------------------------------------------ dealing
+    def _start_deal(self) -> None:
+        """SH-4.3, SH-4.4, SH-4.5: shuffle, deal 11 each from the dealer's left, turn the
+        upcard; the dealer's left plays first."""
+        n = self.players
+        pack = self.pack
+        rng = random.Random(_mix(self.seed, self.hand_no, 0x5D))
+        order = list(range(pack.size))
+        rng.shuffle(order)
+        order.reverse()  # the top of the stock is the end of the list
+        hands = [0] * n
+        for _ in range(HAND_SIZE):
+            for k in range(1, n + 1):
+                hands[(self.dealer + k) % n] |= 1 << order.pop()
+        up = order.pop()
+        self.stock = tuple(order)
+        self.pile = (up,)
+        self.hands = tuple(hands)
+        self.melds = ()
+        self.made = 0
+        self.buys = (0,) * n
+        self.rebuilds = 0
+        self.known = (0,) * n
+        self.went_out = None
+        self._outcome = None
+        self.upcard_from = -1
+        extra = " (extra deal, SH-14.2)" if self.hand_no >= self.options.deals else ""
+        self._log(-1, "", f"deal {self.hand_no + 1}{extra}: contract {self.contract_number} "
+                  f"({self.contract}); dealer seat {self.dealer}; upcard {self._name(up)}")
+        self._begin_turn((self.dealer + 1) % n)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self._phase = UPCARD
+        self.contract_now = False
+        self.jokers_now = 0
+        self.taken = -1
+        self.queue = ()
+        self.no_supply = False
+        self._cache = None
+
+    # ------------------------------------------------------------------ stock
+    def _rebuild_allowed(self) -> bool:
+        lim = self.options.rebuild_limit
+        return lim is None or self.rebuilds < lim
+
+    def _rebuild(self) -> None:
+        """SH-12.1: every card of the pile but its top card is shuffled into a new stock."""
+        rest = list(self.pile[:-1])
+        rng = random.Random(_mix(self.seed, self.hand_no, self.rebuilds, 0xB1))
+        rng.shuffle(rest)
+        self.stock = tuple(rest)
+        self.pile = self.pile[-1:]
+        self.rebuilds += 1
+        self._log(-1, "", f"stock rebuilt from {len(rest)} cards of the discard pile "
+                  f"(rebuild {self.rebuilds}; top card {self._name(self.pile[-1])} stays)")
+
+    def penalty_supply_ok(self) -> bool:
+        """SH-10.8: a buyer's penalty card can be supplied — from the stock, or by a rebuild
+        that leaves the pile a top card and is within the SH-12.3 limit."""
+        if self.stock:
+            return True
+        return len(self.pile) - 1 >= 2 and self._rebuild_allowed()
+
+    def buy_offer_order(self) -> tuple[int, ...]:
+        """The seats to whom the upcard would be offered, in order, if the player in turn
+        declined it now (SH-10.3, SH-10.6, SH-10.8)."""
+        if not self.pile or not self.penalty_supply_ok():
+            return ()
+        n = self.players
+        t = self.turn
+        d = self.upcard_from
+        lim = self.buy_limit()
+        if self.options.buy_priority == "next_in_turn":
+            order = [(t + k) % n for k in range(1, n)]
+        else:
+            start = (self.dealer + 1) % n
+            order = [(start + k) % n for k in range(n) if (start + k) % n != t]
+        q = [s for s in order if s != d and (lim is None or self.buys[s] < lim)]
+        if (d >= 0 and d != t and self.options.discarder_may_buy
+                and (lim is None or self.buys[d] < lim)):
+            q.append(d)
+        return tuple(q)
+
+    def _turn_draw(self) -> None:
+        """SH-10.9 (4): the player in turn draws the top stock card, rebuilding the stock if it
+        is empty (SH-12.1); if it cannot be rebuilt the deal ends (SH-12.2, SH-12.3)."""
+        if not self.stock:
+            if len(self.pile) >= 2 and self._rebuild_allowed():
+                self._rebuild()
+            else:
+                why = ("the discard pile holds only its top card" if len(self.pile) < 2
+                       else f"the stock has been rebuilt {self.rebuilds} times (SH-12.3)")
+                self._log(self.turn, "", f"must draw but the stock is empty and {why}: the "
+                          "deal ends (SH-12.2)")
+                self._end_deal("stock_exhausted", None)
+                return
+        c = self.stock[-1]
+        self.stock = self.stock[:-1]
+        self.hands = _set(self.hands, self.turn, self.hands[self.turn] | (1 << c))
+        self._log(self.turn, "", "draws from the stock", self._name(c))
+        self._phase = MELD
+        self._cache = None
+
+    # ------------------------------------------------------------------ legality
+    def _seat_check(self, action: Action, seat: int | None) -> None:
+        if seat is None:
+            return
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError("SH-1.2", f"there is no seat {seat!r}")
+        ta = self.to_act
+        if seat in ta:
+            return
+        ph = self._phase
+        if ph == GAME_OVER:
+            raise IllegalActionError("SH-14.1", "the game is over")
+        if ph == DEAL_END:
+            raise IllegalActionError(
+                "SH-4.2", f"seat {ta[0]}, the next dealer, deals the next deal")
+        if type(action) is Buy:
+            self._refuse_buy(seat)
+        if ph == BUY_PHASE:
+            raise IllegalActionError(
+                "SH-10.3", f"the upcard is being offered to seat {ta[0]}; "
+                f"seat {seat} may not act now")
+        raise IllegalActionError(
+            "SH-6.3", f"it is seat {ta[0]}'s turn; the only out-of-turn action is buying "
+            "when the upcard is offered to you")
+
+    def _refuse_buy(self, seat: int) -> None:
+        """The reason a buy request by ``seat`` (not the seat being asked) is refused."""
+        ph = self._phase
+        lim = self.buy_limit()
+        if seat == self.turn:
+            raise IllegalActionError(
+                "SH-10.2", "the player in turn does not buy: take the upcard as your draw")
+        if ph == UPCARD:
+            if not self.penalty_supply_ok():
+                raise IllegalActionError(
+                    "SH-10.8", "no buy is offered: the penalty card could not be supplied "
+                    "(the stock is empty and cannot be rebuilt)")
+            raise IllegalActionError(
+                "SH-10.2", f"seat {self.turn}, in turn, decides first whether to take the upcard")
+        if ph == MELD:
+            if self.no_supply:
+                raise IllegalActionError(
+                    "SH-10.8", "no buy was offered this turn: the penalty card could not be "
+                    "supplied")
+            raise IllegalActionError(
+                "SH-10.5", "at most one card is bought per turn, and only the upcard the "
+                "player in turn declined; the card now showing cannot be bought")
+        if ph == BUY_PHASE:
+            if seat == self.upcard_from and not self.options.discarder_may_buy:
+                raise IllegalActionError("SH-10.3", "you discarded this card: you may not buy it")
+            if lim is not None and self.buys[seat] >= lim:
+                raise IllegalActionError(
+                    "SH-10.6", f"you have used all {lim} of your buys this deal")
+            raise IllegalActionError(
+                "SH-10.3", f"the upcard is offered in turn: seat {self.queue[0]} is being "
+                "asked now")
+        raise IllegalActionError("SH-10.3", "there is no upcard on offer")
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
+        self._plan(action, seat)
+
+    def _plan(self, action: Action, seat: int | None):
+        self._seat_check(action, seat)
+        ph = self._phase
+        t = type(action)
+        if ph == GAME_OVER:
+            raise IllegalActionError("SH-14.1", "the game is over")
+        if t is Deal:
+            if ph != DEAL_END:
+                raise IllegalActionError("SH-4.2", "the deal is still being played")
+            return None
+        if ph == DEAL_END:
+            raise IllegalActionError("SH-4.2", "the deal is over: the next dealer deals ('deal')")
+        if ph == UPCARD:
+            if t is Take:
+                if not self.pile:
+                    raise IllegalActionError("SH-10.1", "there is no upcard to take")
+                return None
+            if t is Draw:
+                return None
+            if t is Buy or t is Pass:
+                raise IllegalActionError(
+                    "SH-10.2", f"seat {self.turn}, in turn, first takes the upcard ('take') or "
+                    "declines it ('draw')")
+            raise IllegalActionError(
+                "SH-6.1", "a turn begins with the upcard: take it ('take') or draw from the "
+                "stock ('draw')")
+        if ph == BUY_PHASE:
+            if t is Buy or t is Pass:
+                return None
+            raise IllegalActionError(
+                "SH-10.3", f"seat {self.queue[0]} is being offered the upcard: 'buy' or 'pass'")
+        # MELD
+        if t is Take or t is Draw:
+            raise IllegalActionError("SH-6.1", "you have already drawn this turn")
+        if t is Buy:
+            self._refuse_buy(self.turn)
+        if t is Pass:
+            raise IllegalActionError("SH-6.2", "a turn ends with a discard")
+        if t is Discard:
+            return self._plan_discard(action)  # type: ignore[arg-type]
+        if t is Contract:
+            return self._plan_contract(action)  # type: ignore[arg-type]
+        if t is LayOff:
+            return self._plan_layoff(action)  # type: ignore[arg-type]
+        if t is Swap:
+            return self._plan_swap(action)  # type: ignore[arg-type]
+        raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
+
+    # -- discard -----------------------------------------------------------------------------
+    def _plan_discard(self, a: Discard) -> int:
+        """SH-6.2, SH-6.5: the card to discard (its physical id)."""
+        if not isinstance(a.kind, int) or not 0 <= a.kind <= JOKER_KIND:
+            raise IllegalActionError("SH-6.2", f"there is no card {a.kind!r}")
+        hand = self.hands[self.turn]
+        pool = hand & kind_masks(self.pack.decks, self.pack.jokers)[a.kind]
+        name = kind_name(a.kind)
+        if a.deck is not None:
+            if a.kind == JOKER_KIND:
+                cid = self.n52 + a.deck if 0 <= a.deck < self.pack.jokers else -1
+            else:
+                cid = a.deck * 52 + a.kind if 0 <= a.deck < self.pack.decks else -1
+            if cid < 0 or not (pool >> cid) & 1:
+                raise IllegalActionError("SH-6.2", f"you do not hold {name}/{a.deck}")
+            pool = 1 << cid
+        if not pool:
+            raise IllegalActionError("SH-6.2", f"you do not hold {name}")
+        taken = self.taken
+        if taken >= 0 and (pool >> taken) & 1 and not self.options.discard_taken_upcard:
+            others = pool & ~(1 << taken)
+            if others:
+                return (others & -others).bit_length() - 1
+            if hand.bit_count() > 1:
+                raise IllegalActionError(
+                    "SH-6.5", f"you took {self.pack.cards[taken].physical} as your draw: you may "
+                    "not discard it this turn (unless it is your last card)")
+            return taken
+        return (pool & -pool).bit_length() - 1
+
+    # -- contract ----------------------------------------------------------------------------
+    def _plan_contract(self, a: Contract):
+        """SH-8.1–SH-8.7 and SH-7: the contract action is legal now."""
+        seat = self.turn
+        opts = self.options
+        if self.has_made_contract(seat):
+            raise IllegalActionError(
+                "SH-8.6", "you have already made this deal's contract: you may only lay off and "
+                "exchange jokers")
+        c = self.contract
+        if not isinstance(a.melds, tuple) or not all(
+                isinstance(m, (SetSpec, RunSpec)) for m in a.melds):
+            raise IllegalActionError("SH-8.1", f"{a!r} names impossible melds")
+        sets = [m for m in a.melds if not m.is_run]
+        runs = [m for m in a.melds if m.is_run]
+        if len(sets) != c.sets or len(runs) != c.runs:
+            raise IllegalActionError(
+                "SH-8.1", f"contract {self.contract_number} is {c}: lay down exactly that "
+                f"(you offered {len(sets)} set(s) and {len(runs)} run(s))")
+        used = [0] * 53
+        for m in sets:
+            _shape_set(m)
+            if len(m.jokers) > 1:
+                raise IllegalActionError("SH-7.5", f"{m}: a set may contain at most one joker")
+            if m.size < 3 or len(m.suits) <= len(m.jokers):
+                raise IllegalActionError("SH-7.1", f"{m}: a set is three or more cards of one "
+                                         "rank")
+            if m.size != 3 and not opts.contract_min_sizes:
+                raise IllegalActionError(
+                    "SH-8.2", f"{m}: each set of the contract has exactly 3 cards; lay off "
+                    "extra cards on a later turn")
+            for k in m.natural_kinds():
+                used[k] += 1
+            used[JOKER_KIND] += len(m.jokers)
+        if opts.distinct_set_ranks:
+            ranks = [m.rank for m in sets]
+            if len(set(ranks)) != len(ranks):
+                raise IllegalActionError(
+                    "SH-8.4", "under distinct_set_ranks the sets of a contract must be of "
+                    "different ranks")
+        max_len = 14 if opts.ace_both_ends else 13
+        for m in runs:
+            _shape_run(m)
+            if m.length < 4:
+                raise IllegalActionError("SH-7.2", f"{m}: a run needs at least four cards")
+            if m.length > max_len:
+                raise IllegalActionError(
+                    "SH-7.3", f"{m}: a run may not hold two aces (it cannot be low and high)")
+            if m.length != c.run_len and not (opts.contract_min_sizes and m.length > c.run_len):
+                raise IllegalActionError(
+                    "SH-8.2", f"{m}: the contract's runs have exactly {c.run_len} cards"
+                    + (" or more" if opts.contract_min_sizes else ""))
+            lim = joker_limit(m.length, True)
+            if m.joker_count > lim:
+                raise IllegalActionError(
+                    "SH-7.5", f"{m}: a run of {m.length} may contain at most {lim} "
+                    f"joker{'s' if lim > 1 else ''}")
+            for k in m.natural_kinds():
+                used[k] += 1
+            used[JOKER_KIND] += m.joker_count
+        for i in range(len(runs)):
+            for j in range(i + 1, len(runs)):
+                x, y = runs[i], runs[j]
+                if x.suit == y.suit and not (x.hi + 1 < y.lo or y.hi + 1 < x.lo):
+                    how = "overlap" if not (x.hi < y.lo or y.hi < x.lo) else "touch"
+                    raise IllegalActionError(
+                        "SH-8.3", f"{x} and {y}: runs of the same suit in a contract may "
+                        f"neither overlap nor touch (these {how}); leave at least one rank "
+                        "between them")
+        counts = self._counts()
+        for k in range(53):
+            if used[k] > counts[k]:
+                held = counts[k]
+                raise IllegalActionError(
+                    "SH-8.1", f"you hold {held if held else 'no'} {kind_name(k)}"
+                    + (f", not {used[k]}" if held else ""))
+        total = sum(used)
+        left = sum(counts) - total
+        if left < 1 and not opts.go_out_without_discard:
+            raise IllegalActionError(
+                "SH-8.7", "making the contract must leave you a card for the compulsory "
+                "discard (SH-6.2)")
+        return used
+
+    # -- lay-off -----------------------------------------------------------------------------
+    def _layoff_allowed(self, rule_before: str, what: str, option: bool) -> None:
+        seat = self.turn
+        if not self.has_made_contract(seat):
+            raise IllegalActionError(
+                rule_before, f"you may {what} only after making this deal's contract")
+        if self.contract_now and not option:
+            raise IllegalActionError(
+                "SH-8.5", f"you made the contract this turn: you may {what} from your next "
+                "turn on")
+
+    def _plan_layoff(self, a: LayOff) -> tuple[int, int, int | None]:
+        """SH-9.1–SH-9.3, SH-9.6, SH-7.3–SH-7.5: returns ``(meld index, declared kind,
+        position or None)``."""
+        opts = self.options
+        self._layoff_allowed("SH-9.2", "lay off", opts.layoff_on_contract_turn)
+        if not isinstance(a.kind, int) or not 0 <= a.kind <= JOKER_KIND:
+            raise IllegalActionError("SH-9.1", f"there is no card {a.kind!r}")
+        idx = self._meld_index(a.meld, "SH-9.1")
+        m = self.melds[idx]
+        counts = self._counts()
+        if not counts[a.kind]:
+            raise IllegalActionError("SH-9.1", f"you do not hold {kind_name(a.kind)}")
+        if sum(counts) <= 1 and not opts.go_out_without_discard:
+            raise IllegalActionError(
+                "SH-9.6", "you must keep a card for the compulsory discard")
+        joker = a.kind == JOKER_KIND
+        if a.decl is not None and (not isinstance(a.decl, int) or not 0 <= a.decl < 52):
+            raise IllegalActionError("SH-7.4", f"a joker is declared as a natural card, not "
+                                     f"{a.decl!r}")
+        if a.end not in (None, "low", "high"):
+            raise IllegalActionError("SH-9.3", f"a run's ends are 'low' and 'high', not {a.end!r}")
+        if not m.run:
+            if a.end is not None:
+                raise IllegalActionError("SH-9.3", f"meld {a.meld} is a set: it has no ends")
+            if joker:
+                if a.decl is None:
+                    raise IllegalActionError(
+                        "SH-7.4", f"declare the joker's suit, e.g. 'layoff JK="
+                        f"{kind_name(m.rank - 1)} -> {a.meld}'")
+                if rank_of_kind(a.decl) != m.rank:
+                    raise IllegalActionError(
+                        "SH-7.4", f"a joker in meld {a.meld}, a {m.describe()}, is declared "
+                        f"as a card of that rank, not {kind_name(a.decl)}")
+                if m.jokers >= joker_limit(m.size + 1, False):
+                    raise IllegalActionError(
+                        "SH-7.5", f"meld {a.meld} already holds a joker: a set may contain at "
+                        "most one")
+                return idx, a.decl, None
+            if rank_of_kind(a.kind) != m.rank:
+                raise IllegalActionError(
+                    "SH-9.3", f"{kind_name(a.kind)} does not fit meld {a.meld}, a "
+                    f"{m.describe()}")
+            return idx, a.kind, None
+        # a run
+        suit = m.suit
+        card = a.decl if joker else a.kind
+        lo, hi = m.lo, m.hi
+        ends = []
+        max_len = 14 if opts.ace_both_ends else 13
+        if m.size < max_len:
+            if lo > 1 and not (lo - 1 == 1 and hi == 14 and not opts.ace_both_ends):
+                ends.append(("low", lo - 1))
+            if hi < 14 and not (hi + 1 == 14 and lo == 1 and not opts.ace_both_ends):
+                ends.append(("high", hi + 1))
+        if card is None:
+            # a bare joker with its end named: the end fixes the declared card
+            fit = [e for e in ends if e[0] == a.end]
+            if a.end is None:
+                raise IllegalActionError(
+                    "SH-7.4", f"say which card the joker stands for, e.g. 'layoff JK="
+                    f"{kind_name(kind_at(suit, hi + 1 if hi < 14 else lo - 1))} -> {a.meld}'")
+            if not fit:
+                raise IllegalActionError(
+                    "SH-9.3", f"meld {a.meld}, {m.text(self.n52)}, takes nothing at its "
+                    f"{a.end} end")
+            card = kind_at(suit, fit[0][1])
+        if suit_of_kind(card) != suit:
+            rule = "SH-7.4" if joker else "SH-9.3"
+            raise IllegalActionError(
+                rule, f"meld {a.meld} is a {m.describe()}: "
+                + ("a joker on it takes its suit" if joker else
+                   f"{kind_name(card)} is of another suit"))
+        if not joker:
+            inside = [i for i, d in enumerate(m.decl) if d == card]
+            if inside and m.cards[inside[0]] >= self.n52:
+                raise IllegalActionError(
+                    "SH-9.3", f"{kind_name(card)} has no place in meld {a.meld}: a joker "
+                    f"stands for it; exchange it instead ('swap {kind_name(card)} -> "
+                    f"{a.meld}')")
+        fits = [e for e in ends if kind_at(suit, e[1]) == card]
+        if a.end is not None:
+            fits = [e for e in fits if e[0] == a.end]
+        if not fits:
+            if rank_of_kind(card) == 1 and (lo == 1 or hi == 14):
+                raise IllegalActionError(
+                    "SH-7.3", f"meld {a.meld}, {m.text(self.n52)}, already holds an ace: a run "
+                    "may not hold two aces")
+            if (rank_of_kind(card) == 2 and hi == 14) or (rank_of_kind(card) == 13 and lo == 1):
+                raise IllegalActionError(
+                    "SH-7.3", f"{kind_name(card)} would take meld {a.meld} round the corner "
+                    "(K-A-2)")
+            where = f" at its {a.end} end" if a.end else ""
+            raise IllegalActionError(
+                "SH-9.3", f"{kind_name(card)} does not extend meld {a.meld}, "
+                f"{m.text(self.n52)}{where}")
+        if len(fits) > 1:
+            raise IllegalActionError(
+                "SH-7.4", f"{kind_name(card)} fits both ends of meld {a.meld}: add 'low' or "
+                "'high'")
+        pos = fits[0][1]
+        if joker:
+            lim = joker_limit(m.size + 1, True)
+            if m.jokers + 1 > lim:
+                raise IllegalActionError(
+                    "SH-7.5", f"meld {a.meld} would hold {m.jokers + 1} jokers in {m.size + 1} "
+                    f"cards; the limit is {lim}")
+        return idx, card, pos
+
+    def _meld_index(self, number, rule: str) -> int:
+        if not isinstance(number, int) or not 1 <= number <= len(self.melds):
+            have = len(self.melds)
+            raise IllegalActionError(
+                rule, f"there is no meld {number} on the table"
+                + (f" (melds are numbered 1 to {have})" if have else " (the table is empty)"))
+        return number - 1
+
+    # -- joker exchange ----------------------------------------------------------------------
+    def _plan_swap(self, a: Swap) -> tuple[int, int]:
+        """SH-9.4, SH-9.5: returns ``(meld index, position in the meld's card list)``."""
+        self._layoff_allowed("SH-9.4", "exchange a joker", self.options.exchange_on_contract_turn)
+        if not isinstance(a.kind, int) or not 0 <= a.kind < 52:
+            raise IllegalActionError("SH-9.4", "a joker is exchanged for a natural card")
+        idx = self._meld_index(a.meld, "SH-9.4")
+        m = self.melds[idx]
+        n52 = self.n52
+        jdecl = [(i, d) for i, (c, d) in enumerate(zip(m.cards, m.decl)) if c >= n52]
+        if not jdecl:
+            raise IllegalActionError("SH-9.4", f"meld {a.meld} holds no joker")
+        hit = [i for i, d in jdecl if d == a.kind]
+        if not hit:
+            decls = " and ".join(kind_name(d) for _, d in jdecl)
+            raise IllegalActionError(
+                "SH-9.5", f"the joker in meld {a.meld} is declared as {decls}: only that exact "
+                f"card releases it, not {kind_name(a.kind)}")
+        if not self._counts()[a.kind]:
+            raise IllegalActionError("SH-9.4", f"you do not hold {kind_name(a.kind)}")
+        return idx, hit[0]
+
+    # ------------------------------------------------------------------ legal actions
+    def _counts(self) -> list[int]:
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        cnt = c.get("counts")
+        if cnt is None:
+            cnt = c["counts"] = _counts(self.hands[self.turn], self.n52)
+        return cnt
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` (default: the seat to act), in a fixed order:
+        contracts (by their melds), lay-offs (by meld number, then card), exchanges, discards
+        (by suit S H D C, then rank, jokers last)."""
+        if seat is not None and seat not in self.to_act:
+            return []
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        la = c.get("legal")
+        if la is not None:
+            return list(la)
+        ph = self._phase
+        if ph == UPCARD:
+            out: list[Action] = [TAKE, DRAW] if self.pile else [DRAW]
+        elif ph == BUY_PHASE:
+            out = [BUY, PASS]
+        elif ph == MELD:
+            out = self._meld_actions()
+        elif ph == DEAL_END:
+            out = [DEAL]
+        else:
+            out = []
+        c["legal"] = out
+        c["legal_ids"] = {id(a) for a in out}
+        return list(out)
+
+    def contract_actions(self) -> list[Contract]:
+        """Every legal way to make the contract now (empty if none, or not in the meld phase,
+        or already made)."""
+        if self._phase != MELD or self.has_made_contract(self.turn):
+            return []
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        got = c.get("contracts")
+        if got is None:
+            got = c["contracts"] = contract_options(
+                self._counts(), self.contract, SolverRules.from_options(self.options))
+        return list(got)
+
+    def _meld_actions(self) -> list[Action]:
+        opts = self.options
+        seat = self.turn
+        counts = self._counts()
+        h = sum(counts)
+        out: list[Action] = []
+        made = self.has_made_contract(seat)
+        if not made:
+            out.extend(self.contract_actions())
+        else:
+            can_lay = (not self.contract_now or opts.layoff_on_contract_turn) and (
+                h >= 2 or opts.go_out_without_discard)
+            can_swap = not self.contract_now or opts.exchange_on_contract_turn
+            if can_lay:
+                out.extend(self._layoff_actions(counts))
+            if can_swap:
+                n52 = self.n52
+                for i, m in enumerate(self.melds):
+                    if m.jokers:
+                        for cid, d in zip(m.cards, m.decl):
+                            if cid >= n52 and counts[d]:
+                                out.append(_swap(d, i + 1))
+        taken = self.taken
+        tk = -1
+        if taken >= 0 and not opts.discard_taken_upcard and h > 1:
+            tk = JOKER_KIND if taken >= self.n52 else taken % 52
+        for k in range(53):
+            n = counts[k]
+            if n and not (k == tk and n == 1):
+                out.append(_discard(k))
+        return out
+
+    def _layoff_actions(self, counts) -> list[LayOff]:
+        opts = self.options
+        out: list[LayOff] = []
+        jk = counts[JOKER_KIND]
+        max_len = 14 if opts.ace_both_ends else 13
+        for i, m in enumerate(self.melds):
+            num = i + 1
+            if not m.run:
+                base = m.rank - 1
+                for s in range(4):
+                    if counts[base + 13 * s]:
+                        out.append(_layoff(base + 13 * s, num, None, None))
+                if jk and m.jokers < 1:
+                    for s in range(4):
+                        out.append(_layoff(JOKER_KIND, num, base + 13 * s, None))
+                continue
+            if m.size >= max_len:
+                continue
+            lo, hi, suit = m.lo, m.hi, m.suit
+            ends = []
+            if lo > 1 and not (lo == 2 and hi == 14 and not opts.ace_both_ends):
+                ends.append(("low", lo - 1))
+            if hi < 14 and not (hi == 13 and lo == 1 and not opts.ace_both_ends):
+                ends.append(("high", hi + 1))
+            kinds = [kind_at(suit, p) for _, p in ends]
+            ambiguous = len(kinds) == 2 and kinds[0] == kinds[1]
+            jok_ok = jk and m.jokers + 1 <= joker_limit(m.size + 1, True)
+            for (end, _), k in zip(ends, kinds):
+                e = end if ambiguous else None
+                if counts[k]:
+                    out.append(_layoff(k, num, None, e))
+            if jok_ok:
+                for (end, _), k in zip(ends, kinds):
+                    out.append(_layoff(JOKER_KIND, num, k, end if ambiguous else None))
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, seat: int | None = None) -> ShanghaiState:
+        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state."""
+        c = self._cache
+        if c is not None and (seat is None or seat in self.to_act):
+            ids = c.get("legal_ids")
+            if ids is not None and id(action) in ids:
+                return self._apply_checked(action, None)
+        plan = self._plan(action, seat)
+        return self._apply_checked(action, plan)
+
+    def apply_unchecked(self, action: Action) -> ShanghaiState:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
+        return self._apply_checked(action, None)
+
+    def _apply_checked(self, action: Action, plan) -> ShanghaiState:
+        s = self._apply_inner(action, plan)
+        s._cache = None  # helpers may have cached facts of the state before the action
+        return s
+
+    def _apply_inner(self, action: Action, plan) -> ShanghaiState:
+        s = self._copy()
+        t = type(action)
+        actor = self.to_act[0] if self.to_act else -1
+        text = str(action)
+        if t is Deal:
+            s._log(actor, text)
+            s.hand_no += 1
+            s.dealer = (s.dealer + 1) % s.players
+            s._start_deal()
+            return s
+        if t is Take:
+            c = s.pile[-1]
+            s.pile = s.pile[:-1]
+            s.hands = _set(s.hands, s.turn, s.hands[s.turn] | (1 << c))
+            s.known = _set(s.known, s.turn, s.known[s.turn] | (1 << c))
+            s.taken = c
+            s._log(actor, text, f"takes {s._name(c)}")
+            s._phase = MELD
+            return s
+        if t is Draw:
+            q = s.buy_offer_order()
+            s._log(actor, text, f"declines {s._name(s.pile[-1])}" if s.pile else "")
+            s.no_supply = bool(s.pile) and not s.penalty_supply_ok()
+            if q:
+                s.queue = q
+                s._phase = BUY_PHASE
+            else:
+                s._turn_draw()
+            return s
+        if t is Pass:
+            s._log(actor, text)
+            s.queue = s.queue[1:]
+            if not s.queue:
+                s._turn_draw()
+            return s
+        if t is Buy:
+            s._do_buy(actor, text)
+            return s
+        if t is Discard:
+            s._do_discard(action, plan, text)
+            return s
+        if t is Contract:
+            s._do_contract(action, text)
+            return s
+        if t is LayOff:
+            s._do_layoff(action, plan, text)
+            return s
+        if t is Swap:
+            s._do_swap(action, plan, text)
+            return s
+        raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
+
+    def _do_buy(self, buyer: int, text: str) -> None:
+        """SH-10.4, SH-10.6, SH-10.9 (3)–(4)."""
+        up = self.pile[-1]
+        self.pile = self.pile[:-1]
+        if not self.stock:
+            self._rebuild()  # SH-10.8 guaranteed it is allowed
+        pen = self.stock[-1]
+        self.stock = self.stock[:-1]
+        self.hands = _set(self.hands, buyer, self.hands[buyer] | (1 << up) | (1 << pen))
+        self.known = _set(self.known, buyer, self.known[buyer] | (1 << up))
+        self.buys = _set(self.buys, buyer, self.buys[buyer] + 1)
+        lim = self.buy_limit()
+        self._log(buyer, text, f"buys {self._name(up)} with a penalty card (buy "
+                  f"{self.buys[buyer]}{'' if lim is None else f' of {lim}'})",
+                  f"penalty card {self._name(pen)}")
+        self.queue = ()
+        self._turn_draw()
+
+    def _pick(self, kind: int, hand: int) -> int:
+        """A physical card of ``kind`` from ``hand``, the upcard taken this turn first (so that
+        another copy stays free for the discard, SH-6.5)."""
+        pool = hand & kind_masks(self.pack.decks, self.pack.jokers)[kind]
+        t = self.taken
+        if t >= 0 and (pool >> t) & 1:
+            return t
+        return (pool & -pool).bit_length() - 1
+
+    def _do_contract(self, a: Contract, text: str) -> None:
+        """SH-8.1: the contract's melds go on the table, in the action's order."""
+        seat = self.turn
+        hand = self.hands[seat]
+        n52 = self.n52
+        new = []
+        jokers = 0
+        for m in a.melds:
+            cards = []
+            decl = []
+            for k, is_j in m.declared():
+                cid = self._pick(JOKER_KIND if is_j else k, hand)
+                hand &= ~(1 << cid)
+                cards.append(cid)
+                decl.append(k)
+            nj = sum(1 for c in cards if c >= n52)
+            jokers += nj
+            if m.is_run:
+                new.append(TableMeld(seat, True, 0, m.suit, m.lo, tuple(cards), tuple(decl), nj))
+            else:
+                new.append(TableMeld(seat, False, m.rank, -1, 0, tuple(cards), tuple(decl), nj))
+        first = len(self.melds) + 1
+        self.melds = self.melds + tuple(new)
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, self.known[seat] & hand)
+        self.made |= 1 << seat
+        self.contract_now = True
+        self.jokers_now += jokers
+        nums = ", ".join(str(first + i) for i in range(len(new)))
+        self._log(seat, text, f"makes the contract (melds {nums})")
+        if not hand:
+            self._went_out(seat)
+
+    def _do_layoff(self, a: LayOff, plan, text: str) -> None:
+        """SH-9.1, SH-9.3: the card joins the meld (a run at the end it extends)."""
+        if plan is None:
+            plan = self._plan_layoff(a)
+        idx, decl, pos = plan
+        seat = self.turn
+        hand = self.hands[seat]
+        cid = self._pick(a.kind, hand)
+        hand &= ~(1 << cid)
+        m = self.melds[idx]
+        joker = cid >= self.n52
+        if m.run:
+            if pos < m.lo:
+                nm = TableMeld(m.owner, True, 0, m.suit, pos, (cid,) + m.cards,
+                               (decl,) + m.decl, m.jokers + joker)
+            else:
+                nm = TableMeld(m.owner, True, 0, m.suit, m.lo, m.cards + (cid,),
+                               m.decl + (decl,), m.jokers + joker)
+        else:
+            nm = TableMeld(m.owner, False, m.rank, -1, 0, m.cards + (cid,), m.decl + (decl,),
+                           m.jokers + joker)
+        self.melds = _set(self.melds, idx, nm)
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, self.known[seat] & hand)
+        if joker:
+            self.jokers_now += 1
+        self._log(seat, text)
+        if not hand:
+            self._went_out(seat)
+
+    def _do_swap(self, a: Swap, plan, text: str) -> None:
+        """SH-9.4: the natural card takes the joker's place; the joker goes to the hand."""
+        if plan is None:
+            plan = self._plan_swap(a)
+        idx, i = plan
+        seat = self.turn
+        hand = self.hands[seat]
+        cid = self._pick(a.kind, hand)
+        m = self.melds[idx]
+        joker = m.cards[i]
+        hand = (hand & ~(1 << cid)) | (1 << joker)
+        cards = m.cards[:i] + (cid,) + m.cards[i + 1:]
+        self.melds = _set(self.melds, idx, TableMeld(m.owner, m.run, m.rank, m.suit, m.lo,
+                                                     cards, m.decl, m.jokers - 1))
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, (self.known[seat] & hand) | (1 << joker))
+        self._log(seat, text, "takes the joker into hand")
+
+    def _do_discard(self, a: Discard, plan, text: str) -> None:
+        """SH-6.2: the discard ends the turn; an empty hand has gone out (SH-11.1)."""
+        cid = plan if plan is not None else self._plan_discard(a)
+        seat = self.turn
+        hand = self.hands[seat] & ~(1 << cid)
+        self.hands = _set(self.hands, seat, hand)
+        self.known = _set(self.known, seat, self.known[seat] & hand)
+        self.pile = self.pile + (cid,)
+        self.upcard_from = seat
+        self._log(seat, text, self.pack.cards[cid].physical if a.deck is None else "")
+        if not hand:
+            self._went_out(seat)
+            return
+        self._begin_turn((seat + 1) % self.players)
+
+    def _went_out(self, seat: int) -> None:
+        """SH-11.1–SH-11.3: the deal ends; blind if the contract was made this turn."""
+        self._end_deal("went_out_blind" if self.contract_now else "went_out", seat)
+
+    # ------------------------------------------------------------------ scoring
+    def _end_deal(self, how: str, went_out: int | None) -> None:
+        """Score the deal (SH-13) and decide whether the game ends (SH-14)."""
+        from meldhall.games.shanghai.scoring import game_result, score_deal
+
+        self.went_out = went_out
+        results, new_scores = score_deal(self, how, went_out)
+        self.scores = new_scores
+        self.deal_scores = self.deal_scores + (tuple(r.hand_score for r in results),)
+        game_over, winners, extra = game_result(self)
+        self.extra_seats = extra
+        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
+        self._phase = GAME_OVER if game_over else DEAL_END
+        self.queue = ()
+        self._cache = None
+        end = {"went_out": f"seat {went_out} goes out",
+               "went_out_blind": f"seat {went_out} goes out blind",
+               "stock_exhausted": "the stock is exhausted; nobody went out"}[how]
+        self._log(-1, "", f"deal {self.hand_no + 1} ends: {end}; totals "
+                  + ", ".join(str(x) for x in new_scores)
+                  + ("; game over" if game_over else ""))
+
+    # ------------------------------------------------------------------ text, observation
+    def parse_action(self, text: str) -> Action:
+        """Read an action in notation (docs/notation-shanghai.md) for this state.
+
+        Lay-offs are made canonical against the table: a bare run joker with its end gets its
+        declared card, and an end that is not needed is dropped.
+
+        Raises:
+            NotationError: not an action.
+            IllegalActionError: a meld no rule allows, with its rule ID.
+        """
+        a = parse_shanghai_action(text)
+        if type(a) is LayOff and 1 <= a.meld <= len(self.melds):
+            m = self.melds[a.meld - 1]
+            if m.run and (a.end is not None or (a.kind == JOKER_KIND and a.decl is None)):
+                a = self._canonical_layoff(a, m)
+        return a
+
+    def _canonical_layoff(self, a: LayOff, m: TableMeld) -> LayOff:
+        opts = self.options
+        lo, hi, suit = m.lo, m.hi, m.suit
+        ends = {}
+        if lo > 1 and not (lo == 2 and hi == 14 and not opts.ace_both_ends):
+            ends["low"] = kind_at(suit, lo - 1)
+        if hi < 14 and not (hi == 13 and lo == 1 and not opts.ace_both_ends):
+            ends["high"] = kind_at(suit, hi + 1)
+        ambiguous = len(ends) == 2 and ends["low"] == ends["high"]
+        decl = a.decl
+        if a.kind == JOKER_KIND and decl is None:
+            if a.end is None or a.end not in ends:
+                return a  # refused by check with a reason
+            decl = ends[a.end]
+        card = decl if a.kind == JOKER_KIND else a.kind
+        end = a.end
+        if end is not None and not ambiguous and ends.get(end) == card:
+            end = None
+        return LayOff(a.kind, a.meld, decl, end)
+
+    def observation(self, seat: int):
+        """What ``seat`` may know (SH-6.4); see :class:`ShanghaiObservation`."""
+        from meldhall.games.shanghai.observation import ShanghaiObservation
+
+        return ShanghaiObservation.from_state(self, seat)
+
+    def __repr__(self) -> str:
+        return (f"<ShanghaiState players={self.players} deal={self.hand_no + 1} "
+                f"turn={self.turn} phase={self._phase}>")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ShanghaiState):
+            return NotImplemented
+        from meldhall.games.shanghai.position import dump_position
+
+        return dump_position(self) == dump_position(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _shape_set(m: SetSpec) -> None:
+    if (not isinstance(m.rank, int) or not 1 <= m.rank <= 13
+            or not all(isinstance(s, int) and 0 <= s < 4 for s in m.suits + m.jokers)):
+        raise IllegalActionError("SH-7.1", f"{m!r} is not a set")
+
+
+def _shape_run(m: RunSpec) -> None:
+    if (not all(isinstance(v, int) for v in (m.suit, m.lo, m.length, m.jokers))
+            or not 0 <= m.suit < 4 or m.lo < 1 or m.length < 1 or m.lo + m.length - 1 > 14
+            or m.jokers < 0 or m.jokers >> m.length):
+        raise IllegalActionError("SH-7.3", f"{m!r} is not a run within A-2-…-K-A")
+
+
+def _counts(hand: int, n52: int) -> list[int]:
+    c = [0] * 53
+    while hand:
+        low = hand & -hand
+        i = low.bit_length() - 1
+        c[i % 52 if i < n52 else 52] += 1
+        hand ^= low
+    return c
+
+
+def _make_copy():
+    lines = ["def _copy(self):", "    new = _new(ShanghaiState)"]
+    for name in ShanghaiState.__slots__:
+        if name != "_cache":
+            lines.append(f"    new.{name} = self.{name}")
+    lines += ["    new._cache = None", "    return new"]
+    ns: dict = {"_new": object.__new__, "ShanghaiState": ShanghaiState}
+    exec("\n".join(lines), ns)  # noqa: S102 -- generated straight-line copy, no input
+    return ns["_copy"]
+
+
+ShanghaiState._copy = _make_copy()  # type: ignore[method-assign]
+
+
+def resolve_options(players: int | None, options) -> ShanghaiOptions:
+    """A :class:`ShanghaiOptions` from ``options`` (object, dict or ``None``) and ``players``."""
+    if options is None:
+        return ShanghaiOptions(player_count=players or 4)
+    if isinstance(options, dict):
+        data = dict(options)
+        if players is not None:
+            data["player_count"] = players
+        return ShanghaiOptions.from_json(data)
+    if not isinstance(options, ShanghaiOptions):
+        raise OptionsError(f"options must be a ShanghaiOptions or a dict, not {options!r}")
+    if players is not None and players != options.player_count:
+        return options.with_values(player_count=players)
+    return options
+
+
+def new_game(
+    players: int | None = None,
+    seed: int = 0,
+    options: ShanghaiOptions | dict | None = None,
+    *,
+    dealer: int | None = None,
+) -> ShanghaiState:
+    """Start a Shanghai Rummy game and deal its first deal.
+
+    Args:
+        players: 3 to 8 (overrides ``options.player_count``).
+        seed: integer seed; the same seed and actions give the identical game.
+        options: a :class:`ShanghaiOptions` or a dict of option names to values.
+        dealer: first dealer's seat; if ``None`` it is chosen by the SH-4.1 draw, made from
+            the seed and written to the log.
+
+    Raises:
+        OptionsError: unknown option or bad value.
+    """
+    opts = resolve_options(players, options)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise OptionsError(f"seed must be an integer, not {seed!r}")
+    n = opts.player_count
+    s = object.__new__(ShanghaiState)
+    for name in ShanghaiState.__slots__:
+        setattr(s, name, None)
+    s.options = opts
+    s.pack = Pack.get(opts.num_decks, opts.num_jokers)
+    s.n52 = 52 * opts.num_decks
+    s.seed = seed
+    s.scores = (0,) * n
+    s.deal_scores = ()
+    s.extra_seats = ()
+    s.hand_no = 0
+    s.log = None
+    s._cache = None
+    if dealer is None:
+        rng = random.Random(_mix(seed, 0xDEA1))
+        pack = s.pack
+        order: list[int] = []
+
+        def draw():
+            if not order:
+                order.extend(range(pack.size))
+                rng.shuffle(order)
+            return pack.cards[order.pop()]
+
+        dealer, events = choose_dealer(draw, n)
+        s._log(-1, "", "draw for the first deal (SH-4.1): " + ", ".join(
+            f"seat {seat} {card}" for seat, card in events) + f"; seat {dealer} deals")
+    elif not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise OptionsError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+    s.dealer = dealer
+    s.first_dealer = dealer
+    s._start_deal()
+    return s
