@@ -175,6 +175,16 @@ class ClassicCanastaObservation(Observation):
         lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))
         return "\n".join(lines)
 
+    def _can_go_out(self, hand: int, side: int) -> bool:
+        from meldhall.games.canasta.melds import can_go_out
+
+        rm = self.pack.rank_mask
+        counts = [(hand & rm[k]).bit_count() for k in range(14)]
+        melds = {m.rank: (m.naturals, m.twos, m.jokers)
+                 for m in self.public["melds"][side] if m is not None}
+        return can_go_out(counts, melds, self.options.required_canastas, self.options.wild_ratio,
+                          black_three_max=6 if self.players == 6 else 4)
+
     def sample_state(self, rng: random.Random):
         """A full state consistent with this observation (hidden cards dealt from ``rng``)."""
         from meldhall.games.classic_canasta.state import ClassicCanastaState
@@ -195,23 +205,29 @@ class ClassicCanastaObservation(Observation):
             seen |= m
         # Red threes are never held (CC-9.1): the unplaced ones can only be in the stock.
         red3 = pack.red_threes
-        unknown = [i for i in range(pack.size) if not (seen >> i) & 1 and not (red3 >> i) & 1]
+        unknown0 = [i for i in range(pack.size) if not (seen >> i) & 1 and not (red3 >> i) & 1]
         stock_red = [i for i in range(pack.size) if not (seen >> i) & 1 and (red3 >> i) & 1]
-        rng.shuffle(unknown)
-        hands = []
-        for s in range(n):
-            if s == self.seat:
-                hands.append(self.hand)
-                continue
-            h = p["known"][s]
-            for _ in range(self.hand_sizes[s] - h.bit_count()):
-                h |= 1 << unknown.pop()
-            hands.append(h)
+        # A player who asked "may I go out?" (and was not told "no") could go out (CC-10.5):
+        # keep only deals in which their hidden hand can.
+        asker = p["turn"] if (p["asked"] and p["permission"] is not False
+                              and p["turn"] != self.seat) else None
+        for _attempt in range(500):
+            unknown = list(unknown0)
+            rng.shuffle(unknown)
+            hands = []
+            for s in range(n):
+                if s == self.seat:
+                    hands.append(self.hand)
+                    continue
+                h = p["known"][s]
+                for _ in range(self.hand_sizes[s] - h.bit_count()):
+                    h |= 1 << unknown.pop()
+                hands.append(h)
+            if asker is None or self._can_go_out(hands[asker], p["side_of"][asker]):
+                break
         unknown.extend(stock_red)
         rng.shuffle(unknown)
-        st = object.__new__(ClassicCanastaState)
-        for name in ClassicCanastaState.__slots__:
-            setattr(st, name, None)
+        st = ClassicCanastaState.blank()
         for name in _PUBLIC_FIELDS:
             setattr(st, name, p[name])
         st.options = self.options

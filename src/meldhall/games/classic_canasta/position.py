@@ -124,9 +124,7 @@ def load_position(d: dict[str, Any]):
                 m |= 1 << pack.id_of(parse_card(t))
         return m
 
-    s = object.__new__(ClassicCanastaState)
-    for name in ClassicCanastaState.__slots__:
-        setattr(s, name, None)
+    s = ClassicCanastaState.blank()
     s.options = opts
     s.pack = pack
     s.seed = int(d.get("seed", 0))

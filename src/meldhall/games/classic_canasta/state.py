@@ -17,13 +17,11 @@ Phases (``state.phase``):
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from meldhall.cards import JOKER, Pack
 from meldhall.errors import IllegalActionError, NotationError
-from meldhall.game import Action, Outcome, ScoreLine, SideResult, State
+from meldhall.game import Action, Outcome
 from meldhall.games.canasta.actions import (
-    BLACK_THREE,
     NATURAL_RANKS,
     TWO,
     Add,
@@ -39,16 +37,26 @@ from meldhall.games.canasta.actions import (
     Take,
     format_kind,
     parse_canasta_action,
-    rank_order,
 )
-from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok, wild_room
+from meldhall.games.canasta.engine import (
+    NO_MELDS,
+    CanastaMeld,
+    CanastaState,
+    interned_add,
+    interned_meld,
+    kind_name,
+    plural,
+    set_item,
+)
+from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.classic_canasta.options import ClassicCanastaOptions
 
-__all__ = ["ClassicCanastaState", "new_game", "DRAW", "MELD", "CONSENT", "HAND_END", "GAME_OVER"]
+__all__ = ["CONSENT", "DRAW", "GAME_OVER", "HAND_END", "MELD", "ClassicCanastaState", "new_game"]
 
 DRAW, MELD, CONSENT, HAND_END, GAME_OVER = "draw", "meld", "consent", "hand_end", "game_over"
 _PHASES = (DRAW, MELD, CONSENT, HAND_END, GAME_OVER)
+_Meld = CanastaMeld  # positions load melds through this name
 
 V = CLASSIC_VALUES
 _DRAW = Draw()
@@ -61,46 +69,7 @@ _DISCARDS = {k: Discard(k) for k in range(14)}
 _KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 
 
-def _popcount(x: int) -> int:
-    return x.bit_count()
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _kname(kind: int) -> str:
-    return {0: "joker", 2: "2", 3: "black 3"}.get(kind, format_kind(kind))
-
-
-class _Meld:
-    """One meld on the table (internal): counts, physical cards, hidden flag, turn created."""
-
-    __slots__ = ("rank", "mask", "naturals", "twos", "jokers", "hidden", "creator")
-
-    def __init__(self, rank, mask, naturals, twos, jokers, hidden, creator):
-        self.rank = rank
-        self.mask = mask
-        self.naturals = naturals
-        self.twos = twos
-        self.jokers = jokers
-        self.hidden = hidden
-        self.creator = creator
-
-    @property
-    def size(self) -> int:
-        return self.naturals + self.twos + self.jokers
-
-    @property
-    def wilds(self) -> int:
-        return self.twos + self.jokers
-
-    def plus(self, mask: int, n: int, t: int, j: int) -> _Meld:
-        return _Meld(self.rank, self.mask | mask, self.naturals + n, self.twos + t,
-                     self.jokers + j, self.hidden, self.creator)
-
-
-class ClassicCanastaState(State):
+class ClassicCanastaState(CanastaState):
     """A Classic Canasta game in progress.  Build one with :func:`new_game`.
 
     Public read-only attributes (all plain values): ``options``, ``seed``, ``pack``,
@@ -112,35 +81,20 @@ class ClassicCanastaState(State):
     game_name = "classic-canasta"
 
     __slots__ = (
-        "options", "pack", "seed", "scores", "hand_no", "dealer", "side_of", "nsides",
-        "stock", "hands", "pile", "pile_frozen", "melds", "red3", "turn", "_phase",
-        "asked", "permission", "asker_partner", "pile_cards", "took", "melds_made",
-        "new_ranks", "conceal_ok", "b3_done", "no_discard", "seat_melded", "known",
-        "_outcome", "log", "first_taker", "went_out", "_cache",
+        "asked",
+        "asker_partner",
+        "b3_done",
+        "conceal_ok",
+        "first_taker",
+        "no_discard",
+        "permission",
+        "seat_melded",
     )
 
-    # ------------------------------------------------------------------ construction
-    def _copy(self) -> ClassicCanastaState:  # replaced below by a generated, faster copy
-        new = object.__new__(ClassicCanastaState)
-        for name in ClassicCanastaState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._cache = None
-        return new
-
-    @property
-    def players(self) -> int:
-        """Number of seats (CC-1.1)."""
-        return self.options.player_count
-
-    @property
-    def phase(self) -> str:
-        """Current phase (see the module docstring)."""
-        return self._phase
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The hand's (and game's) outcome once scored, else ``None``."""
-        return self._outcome
+    RULES = {
+        "turn": "CC-5.8", "turn_consent": "CC-10.5", "game_over": "CC-13.2",
+        "discard": "CC-5.2", "meld_shape": "CC-6.1",
+    }
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -153,37 +107,9 @@ class ClassicCanastaState(State):
             return ((self.dealer + 1) % self.players,)
         return ()
 
-    @property
-    def stock_size(self) -> int:
-        """Cards left in the stock."""
-        return len(self.stock)
-
-    @property
-    def upcard(self):
-        """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
-        return self.pack.cards[self.pile[-1]] if self.pile else None
-
-    def partners(self, seat: int) -> tuple[int, ...]:
-        """The other seats of ``seat``'s side (CC-1.2, CC-1.4)."""
-        key = (self.side_of, seat)
-        p = _PARTNERS.get(key)
-        if p is None:
-            s = self.side_of[seat]
-            p = _PARTNERS[key] = tuple(x for x in range(len(self.side_of))
-                                      if x != seat and self.side_of[x] == s)
-        return p
-
-    def side_seats(self, side: int) -> tuple[int, ...]:
-        """Seats of a side."""
-        return tuple(x for x in range(self.players) if self.side_of[x] == side)
-
-    def side_melds(self, side: int) -> dict[int, tuple[int, int, int]]:
-        """A side's melds as ``{rank: (naturals, twos, jokers)}``."""
-        return {m.rank: (m.naturals, m.twos, m.jokers) for m in self.melds[side] if m is not None}
-
     def side_has_melded(self, side: int) -> bool:
         """True once the side has any meld this hand (red threes do not count, CC-9.2)."""
-        return self.melds[side] != _NO_MELDS
+        return self.melds[side] != NO_MELDS
 
     def canastas(self, side: int) -> int:
         """Number of canastas (melds of seven or more, CC-6.6) of a side."""
@@ -192,16 +118,6 @@ class ClassicCanastaState(State):
             if m is not None and m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
                 n += 1
         return n
-
-    def hand_counts(self, seat: int) -> list[int]:
-        """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
-        h = self.hands[seat]
-        rm = self.pack.rank_mask
-        return [(h & rm[k]).bit_count() for k in range(14)]
-
-    def hand_cards(self, seat: int):
-        """The physical cards in ``seat``'s hand (list of Card)."""
-        return self.pack.cards_of(self.hands[seat])
 
     def minimum_for(self, seat: int) -> int:
         """Minimum count for the first melding of ``seat``'s side this hand (CC-7.1, CC-7.2).
@@ -212,97 +128,27 @@ class ClassicCanastaState(State):
             return self.options.minimum_count(self.scores[seat])
         return self.options.minimum_count(self.scores[self.side_of[seat]])
 
-    def history(self) -> list[tuple[int, str]]:
-        """Every action so far in the game as ``(seat, notation)``, oldest first."""
-        out = []
-        node = self.log
-        while node is not None:
-            node, entry = node
-            out.append((entry[0], entry[1]))
-        out.reverse()
-        return out
-
-    def public_log(self) -> list[tuple[int, str, str]]:
-        """Public log: ``(seat, action, note)`` entries, oldest first (CC-5.9)."""
-        out = []
-        node = self.log
-        while node is not None:
-            node, entry = node
-            out.append(entry)
-        out.reverse()
-        return out
-
-    def _log(self, seat: int, text: str, note: str = "") -> None:
-        self.log = (self.log, (seat, text, note))
-
     # ------------------------------------------------------------------ dealing
-    def _deal(self, attempt_seed: int) -> None:
-        """Shuffle, deal, turn the upcard and replace red threes (CC-4.3–CC-4.11)."""
+    def _turn_upcard(self, order: list[int]) -> tuple[list[int], bool] | None:
+        """CC-4.7, CC-4.8: turn the upcard, covering red threes, wild cards and (``cover``)
+        black threes; the pile starts frozen if a wild card or (by option) a red three was
+        turned.  ``None`` if the stock ran out (CC-4.11)."""
         opts = self.options
-        pack = self.pack
-        rng = random.Random(attempt_seed)
-        rank_of = pack.rank_of
-        red = pack.red_threes
-        n = self.players
-        for _attempt in range(1000):
-            order = list(range(pack.size))
-            rng.shuffle(order)
-            order.reverse()  # the top of the stock is the end of the list
-            hands = [0] * n
-            for _ in range(opts.hand_size):  # CC-4.5: one at a time from the dealer's left
-                for k in range(1, n + 1):
-                    seat = (self.dealer + k) % n
-                    hands[seat] |= 1 << order.pop()
-            # CC-4.7 / CC-4.8: turn the upcard, cover red threes, wild cards (and black threes).
-            pile: list[int] = []
-            frozen = False
-            ok = True
-            while True:
-                if not order:
-                    ok = False
-                    break
-                c = order.pop()
-                pile.append(c)
-                r = rank_of[c]
-                is_red3 = r == 3 and (red >> c) & 1
-                if r in (JOKER, TWO):
-                    frozen = True
-                elif is_red3:
-                    if opts.red_three_upcard_freezes:
-                        frozen = True
-                elif r == 3 and opts.black_three_upcard == "cover":
-                    pass
-                else:
-                    break
-            red3 = [0] * n
-            if ok:
-                # CC-4.10: red threes laid out and replaced, player by player from the left.
-                for k in range(1, n + 1):
-                    seat = (self.dealer + k) % n
-                    while ok:
-                        r3 = hands[seat] & red
-                        if not r3:
-                            break
-                        hands[seat] &= ~r3
-                        red3[seat] |= r3
-                        for _ in range(r3.bit_count()):
-                            if not order:
-                                ok = False  # CC-4.11: freak deal, deal again
-                                break
-                            hands[seat] |= 1 << order.pop()
-            if ok:
-                break
-        self.stock = tuple(order)
-        self.hands = tuple(hands)
-        self.pile = tuple(pile)
-        self.pile_frozen = frozen
-        self.red3 = tuple(red3)
-        for seat in range(n):
-            placed = pack.cards_of(red3[seat])
-            if placed:
-                self._log(seat, "", "places " + " ".join(str(c) for c in placed))
-        self._log(-1, "", "upcard " + " ".join(str(pack.cards[c]) for c in pile)
-                  + (" (pile frozen)" if frozen else ""))
+        rank_of = self.pack.rank_of
+        red = self.pack.red_threes
+        pile: list[int] = []
+        frozen = False
+        while order:
+            c = order.pop()
+            pile.append(c)
+            r = rank_of[c]
+            if r in (JOKER, TWO):
+                frozen = True
+            elif r == 3 and (red >> c) & 1:
+                frozen = frozen or opts.red_three_upcard_freezes
+            elif not (r == 3 and opts.black_three_upcard == "cover"):
+                return pile, frozen
+        return None
 
     def _start_hand(self) -> None:
         n = self.players
@@ -337,18 +183,6 @@ class ClassicCanastaState(State):
             self._end_hand("stock_exhausted", None)
 
     # ------------------------------------------------------------------ helpers
-    def _side(self) -> int:
-        return self.side_of[self.turn]
-
-    def _counts(self) -> list[int]:
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        cnt = c.get("counts")
-        if cnt is None:
-            cnt = c["counts"] = self.hand_counts(self.turn)
-        return cnt
-
     def _frozen_for(self, side: int) -> bool:
         """CC-8.3, CC-8.4: frozen for everyone, or against a side that has not melded."""
         if self.pile_frozen:
@@ -365,7 +199,7 @@ class ClassicCanastaState(State):
         """None if the player may go out with ``canastas_after`` canastas; else the reason."""
         req = self._required()
         if canastas_after < req:
-            return (f"CC-10.1", f"your side needs {_plural(req, 'canasta')} to go out and would "
+            return ("CC-10.1", f"your side needs {plural(req, 'canasta')} to go out and would "
                     f"have {canastas_after}")  # type: ignore[return-value]
         if self.permission is False:
             return ("CC-10.5", "your partner answered \"no\": you may not go out this turn")  # type: ignore[return-value]
@@ -374,26 +208,6 @@ class ClassicCanastaState(State):
             return ("CC-10.5", "with compulsory permission you must ask your partner before "
                     "going out")  # type: ignore[return-value]
         return None
-
-    def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
-        """Choose ``count`` physical cards of ``kind`` from ``hand``, avoiding ``avoid`` first."""
-        pool = hand & self.pack.rank_mask[kind]
-        picked = 0
-        for pref in (pool & ~avoid, pool & avoid):
-            while pref and count:
-                low = pref & -pref
-                picked |= low
-                pref ^= low
-                count -= 1
-        return picked
-
-    def _need(self, counts, kind: int, count: int, rule: str) -> None:
-        if counts[kind] < count:
-            held = counts[kind]
-            raise IllegalActionError(
-                rule, f"you hold {held if held else 'no'} {_kname(kind)}"
-                + ("s" if held != 1 and kind not in (0,) else "") + f", not {count}"
-            )
 
     def _hand_after_rule(self, left: int, canastas_after: int, *, take: bool = False) -> None:
         """CC-5.7: a meld leaving one card or none needs the right to go out."""
@@ -411,25 +225,12 @@ class ClassicCanastaState(State):
             )
 
     # ------------------------------------------------------------------ legality
-    def _seat_check(self, seat: int | None) -> None:
-        if seat is None:
-            return
-        if self._phase == GAME_OVER:
-            raise IllegalActionError("CC-13.2", "the game is over")
-        if seat not in self.to_act:
-            who = self.to_act[0]
-            rule = "CC-10.5" if self._phase == CONSENT else "CC-5.1"
-            raise IllegalActionError(rule, f"it is seat {who}'s turn to act, not seat {seat}'s"
-                                     + (" (CC-5.8: no out-of-turn plays)" if rule == "CC-5.1"
-                                        else ""))
-
-    def check(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
-        self._plan(action, seat)
+    def _turn_rule_key(self) -> str:
+        return "turn_consent" if self._phase == CONSENT else "turn"
 
     def _plan(self, action: Action, seat: int | None):
         self._seat_check(seat)
-        _check_shape(action)
+        self._check_shape(action)
         ph = self._phase
         t = type(action)
         if ph == GAME_OVER:
@@ -669,7 +470,7 @@ class ClassicCanastaState(State):
             ratio = self.options.wild_ratio
             for n in range(counts[r], 0, -1):
                 cap = 3 if ratio == "pagat" else min(3, n + 1)
-                for w in range(0, cap + 1):
+                for w in range(cap + 1):
                     if n + w < 2 or (n < 2 and w < 1):
                         continue
                     for t in range(min(w, tw), -1, -1):
@@ -777,7 +578,6 @@ class ClassicCanastaState(State):
         reason = self._may_go_out_now(self.canastas(side))
         if reason is not None:
             raise IllegalActionError(*reason)
-        return None
 
     def _plan_add(self, a: Add):
         if self.b3_done:
@@ -788,6 +588,10 @@ class ClassicCanastaState(State):
             raise IllegalActionError("CC-9.5", "nothing may be added to a black-three meld")
         m = self.melds[side][a.rank] if 0 <= a.rank < 14 else None
         if m is None:
+            if any(ms[a.rank] is not None for ms in self.melds if 0 <= a.rank < 14):
+                raise IllegalActionError(
+                    "CC-5.6", f"only an opponent has a meld of {name}s: you may meld only onto "
+                    "your own side's melds")
             raise IllegalActionError(
                 "CC-6.5", f"your side has no meld of {name}s (you may add only to your own "
                 "side's melds, CC-5.6)")
@@ -801,7 +605,7 @@ class ClassicCanastaState(State):
         if w and not meld_ok(m.naturals + a.naturals, m.wilds + w, self.options.wild_ratio):
             raise IllegalActionError(
                 "CC-6.2", f"your meld of {name}s ({m.naturals} natural, {m.wilds} wild) cannot "
-                f"take {_plural(w, 'more wild card')}"
+                f"take {plural(w, 'more wild card')}"
                 + (f" with {a.naturals} more natural" if a.naturals else ""))
         left = sum(counts) - a.size
         canastas_after = self.canastas(side) + (1 if m.size < 7 <= m.size + a.size else 0)
@@ -812,7 +616,6 @@ class ClassicCanastaState(State):
         melds_after = self.side_melds(side)
         melds_after[a.rank] = (m.naturals + a.naturals, m.twos + a.twos, m.jokers + a.jokers)
         self._meld_common(left, canastas_after, counts_after, melds_after)
-        return None
 
     def _plan_go_out(self, a: GoOut):
         opts = self.options
@@ -870,7 +673,7 @@ class ClassicCanastaState(State):
                 "the hand")
         counts = self._counts()
         if not 0 <= a.kind < 14 or counts[a.kind] < 1:
-            raise IllegalActionError("CC-5.2", f"you hold no {_kname(a.kind)} to discard")
+            raise IllegalActionError("CC-5.2", f"you hold no {kind_name(a.kind)} to discard")
         left = sum(counts) - 1
         side = self._side()
         if left == 0:
@@ -882,7 +685,6 @@ class ClassicCanastaState(State):
         elif self.permission is True:
             raise IllegalActionError(
                 "CC-10.5", "your partner said \"yes\": this turn may end only by going out")
-        return None
 
     def _plan_ask(self, a: Ask):
         opts = self.options
@@ -907,39 +709,25 @@ class ClassicCanastaState(State):
         if not can_go_out(counts, self.side_melds(self._side()), self._required(),
                           opts.wild_ratio, black_three_max=self._b3_max()):
             raise IllegalActionError("CC-10.5", "you cannot go out this turn, so you may not ask")
-        return None
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action for ``seat`` (default: the seat to act), in a fixed order."""
-        if seat is not None and seat not in self.to_act:
-            return []
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        la = c.get("legal")
-        if la is not None:
-            return list(la)
+    def _legal(self) -> list[Action]:
         ph = self._phase
-        out: list[Action]
         if ph == DRAW:
-            out = []
+            out: list[Action] = []
             if self.stock:
                 out.append(_DRAW)
             out.extend(self._takes())
             if not self.stock and not (self.options.stock_end_forced_take and self._forced_take()):
                 out.append(_PASS)
-        elif ph == MELD:
-            out = self._meld_actions()
-        elif ph == CONSENT:
-            out = [_YES, _NO]
-        elif ph == HAND_END:
-            out = [_DEAL]
-        else:
-            out = []
-        c["legal"] = out
-        c["legal_ids"] = {id(a) for a in out}
-        return list(out)
+            return out
+        if ph == MELD:
+            return self._meld_actions()
+        if ph == CONSENT:
+            return [_YES, _NO]
+        if ph == HAND_END:
+            return [_DEAL]
+        return []
 
     def _meld_actions(self) -> list[Action]:
         """Legal actions of the meld phase.
@@ -990,8 +778,8 @@ class ClassicCanastaState(State):
                     mn, mw, msize = m.naturals, m.wilds, m.size
                     for n in range(counts[r], -1, -1):
                         room = (3 if pagat else min(3, mn + n)) - mw
-                        top_w = room if room < wild_held else wild_held
-                        for w in range(0, top_w + 1):
+                        top_w = min(wild_held, room)
+                        for w in range(top_w + 1):
                             if n + w == 0:
                                 continue
                             size = n + w
@@ -999,7 +787,7 @@ class ClassicCanastaState(State):
                             check = must_go or left <= 1
                             if check:
                                 ca = canastas + (1 if msize < 7 <= msize + size else 0)
-                            for t in range(w if w < tw else tw, -1, -1):
+                            for t in range(min(tw, w), -1, -1):
                                 j = w - t
                                 if j > jk:
                                     continue
@@ -1015,19 +803,19 @@ class ClassicCanastaState(State):
                                             continue
                                     elif not ok(left, ca):
                                         continue
-                                out.append(_add(r, n, t, j))
+                                out.append(interned_add(r, n, t, j))
                 for r in NATURAL_RANKS:
                     if my[r] is not None or counts[r] < 2:
                         continue
                     for n in range(counts[r], 1, -1):
                         cap = 3 if pagat or n > 3 else n
-                        top_w = cap if cap < wild_held else wild_held
+                        top_w = min(wild_held, cap)
                         for w in range(3 - n if n < 3 else 0, top_w + 1):
                             size = n + w
                             left = h - size
                             check = must_go or left <= 1
                             ca = canastas + (1 if size >= 7 else 0)
-                            for t in range(w if w < tw else tw, -1, -1):
+                            for t in range(min(tw, w), -1, -1):
                                 j = w - t
                                 if j > jk:
                                     continue
@@ -1043,7 +831,7 @@ class ClassicCanastaState(State):
                                             continue
                                     elif not ok(left, ca):
                                         continue
-                                out.append(_single_meld(r, n, t, j))
+                                out.append(interned_meld(r, n, t, j))
                 for b in range(3, min(counts[3], b3max) + 1):
                     slow.append(Meld((MeldSpec(3, b),)))
             else:
@@ -1103,43 +891,6 @@ class ClassicCanastaState(State):
         return out
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action, seat: int | None = None) -> ClassicCanastaState:
-        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state."""
-        c = self._cache
-        if c is not None and seat in (None, self.to_act[0] if self.to_act else None):
-            ids = c.get("legal_ids")
-            if ids is not None and id(action) in ids:
-                # the very object listed by legal_actions(): already checked
-                return self.apply_unchecked(action)
-        plan = self._plan(action, seat)
-        return self._apply_checked(action, plan)
-
-    def apply_unchecked(self, action: Action) -> ClassicCanastaState:
-        """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
-        t = type(action)
-        plan = None
-        if t is Take or t is Meld or t is GoOut:
-            plan = self._used_of(action)
-        return self._apply_checked(action, plan)
-
-    @staticmethod
-    def _used_of(action) -> list[int]:
-        used = [0] * 14
-        if type(action) is Take:
-            used[action.rank] += action.naturals
-            used[TWO] += action.twos
-            used[JOKER] += action.jokers
-            specs = action.extra
-        else:
-            specs = action.melds
-        for s in specs:
-            used[s.rank] += s.naturals
-            used[TWO] += s.twos
-            used[JOKER] += s.jokers
-        if type(action) is GoOut and action.discard is not None:
-            used[action.discard] += 1
-        return used
-
     def _apply_checked(self, action: Action, plan) -> ClassicCanastaState:
         s = self._copy()
         t = type(action)
@@ -1189,28 +940,7 @@ class ClassicCanastaState(State):
     def _do_draw(self, text: str) -> None:
         """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
         seat = self.turn
-        pack = self.pack
-        red = pack.red_threes
-        stock = list(self.stock)
-        hand = self.hands[seat]
-        r3 = self.red3[seat]
-        want = self.options.stock_draw
-        got = 0
-        placed = []
-        last_red = False
-        while got < want and stock:
-            c = stock.pop()
-            if (red >> c) & 1:
-                r3 |= 1 << c
-                placed.append(str(pack.cards[c]))
-                if not stock:
-                    last_red = True
-                continue
-            hand |= 1 << c
-            got += 1
-        self.stock = tuple(stock)
-        self.hands = _set(self.hands, seat, hand)
-        self.red3 = _set(self.red3, seat, r3)
+        placed, last_red = self._draw_cards(seat, self.options.stock_draw)
         self._log(seat, text, ("places " + " ".join(placed)) if placed else "")
         self._phase = MELD
         if last_red:
@@ -1222,8 +952,6 @@ class ClassicCanastaState(State):
     def _do_take(self, a: Take, used, text: str) -> None:
         seat = self.turn
         side = self.side_of[seat]
-        pack = self.pack
-        red = pack.red_threes
         hand = self.hands[seat]
         top = self.pile[-1]
         r = a.rank
@@ -1231,7 +959,6 @@ class ClassicCanastaState(State):
             self._form_cutthroat_sides(seat)
             side = self.side_of[seat]
         mymelds = list(self.melds[side])
-        took_mask = 0
         # the upcard and the hand cards melded with it (CC-8.7)
         mask = (self._pick(r, a.naturals, hand) | self._pick(TWO, a.twos, hand)
                 | self._pick(JOKER, a.jokers, hand))
@@ -1241,39 +968,26 @@ class ClassicCanastaState(State):
             mymelds[r] = existing.plus(mask | (1 << top), a.naturals + 1, a.twos, a.jokers)
         else:
             size = a.naturals + a.twos + a.jokers + 1
-            mymelds[r] = _Meld(r, mask | (1 << top), a.naturals + 1, a.twos, a.jokers,
+            mymelds[r] = CanastaMeld(r, mask | (1 << top), a.naturals + 1, a.twos, a.jokers,
                                size >= 7, seat)
             self.new_ranks |= 1 << r
         for spec in a.extra:
             m = (self._pick(spec.rank, spec.naturals, hand) | self._pick(TWO, spec.twos, hand)
                  | self._pick(JOKER, spec.jokers, hand))
             hand &= ~m
-            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+            mymelds[spec.rank] = CanastaMeld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
                                        spec.size >= 7, seat)
             self.new_ranks |= 1 << spec.rank
         if existing is not None and existing.creator != seat:
             self.conceal_ok = False
-        # the rest of the pile joins the hand; red threes are placed, not replaced (CC-4.9)
-        r3 = self.red3[seat]
-        placed = []
-        for c in self.pile[:-1]:
-            if (red >> c) & 1:
-                r3 |= 1 << c
-                placed.append(str(pack.cards[c]))
-            else:
-                took_mask |= 1 << c
-        hand |= took_mask
-        self.melds = _set(self.melds, side, tuple(mymelds))
-        self.hands = _set(self.hands, seat, hand)
-        self.red3 = _set(self.red3, seat, r3)
-        self.known = _set(self.known, seat, (self.known[seat] | took_mask) & hand)
-        self.pile_cards = took_mask
+        self.melds = set_item(self.melds, side, tuple(mymelds))
+        self.hands = set_item(self.hands, seat, hand)
         n_taken = len(self.pile)
-        self.pile = ()
-        self.pile_frozen = False  # CC-8.9
-        self.took = True
+        # the rest of the pile joins the hand; red threes are placed, not replaced (CC-4.9)
+        _, placed = self._pile_rest_into_hand(seat)  # the pile is then empty, unfrozen (CC-8.9)
+        hand = self.hands[seat]
         self.seat_melded |= 1 << seat
-        note = f"takes the pile ({_plural(n_taken, 'card')})"
+        note = f"takes the pile ({plural(n_taken, 'card')})"
         if placed:
             note += "; places " + " ".join(placed)
         self._log(seat, text, note)
@@ -1313,7 +1027,7 @@ class ClassicCanastaState(State):
                  | self._pick(JOKER, spec.jokers, hand, avoid))
             hand &= ~m
             hidden = spec.size >= 7 and not (m & avoid)  # CC-6.8
-            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+            mymelds[spec.rank] = CanastaMeld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
                                        hidden, seat)
             self.new_ranks |= 1 << spec.rank
             if spec.rank == 3:
@@ -1337,9 +1051,9 @@ class ClassicCanastaState(State):
         self._after_meld(seat, side, hand, mymelds, text)
 
     def _after_meld(self, seat, side, hand, mymelds, text) -> None:
-        self.melds = _set(self.melds, side, tuple(mymelds))
-        self.hands = _set(self.hands, seat, hand)
-        self.known = _set(self.known, seat, self.known[seat] & hand)
+        self.melds = set_item(self.melds, side, tuple(mymelds))
+        self.hands = set_item(self.hands, seat, hand)
+        self.known = set_item(self.known, seat, self.known[seat] & hand)
         self.melds_made += 1
         self.seat_melded |= 1 << seat
         self._log(seat, text)
@@ -1355,7 +1069,7 @@ class ClassicCanastaState(State):
             m = (self._pick(spec.rank, spec.naturals, hand) | self._pick(TWO, spec.twos, hand)
                  | self._pick(JOKER, spec.jokers, hand))
             hand &= ~m
-            mymelds[spec.rank] = _Meld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+            mymelds[spec.rank] = CanastaMeld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
                                        spec.size >= 7 and spec.rank != 3, seat)
             self.new_ranks |= 1 << spec.rank
         if a.discard is not None:
@@ -1364,26 +1078,18 @@ class ClassicCanastaState(State):
             self.pile = self.pile + (d.bit_length() - 1,)
             if a.discard in (JOKER, TWO):
                 self.pile_frozen = True
-        self.melds = _set(self.melds, side, tuple(mymelds))
-        self.hands = _set(self.hands, seat, hand)
-        self.known = _set(self.known, seat, 0)
+        self.melds = set_item(self.melds, side, tuple(mymelds))
+        self.hands = set_item(self.hands, seat, hand)
+        self.known = set_item(self.known, seat, 0)
         self.seat_melded |= 1 << seat
         self._log(seat, text)
         self._went_out(seat)
 
     def _do_discard(self, kind: int, text: str) -> None:
         seat = self.turn
-        hand = self.hands[seat]
-        d = self._pick(kind, 1, hand)
-        cid = d.bit_length() - 1
-        hand &= ~d
-        self.hands = _set(self.hands, seat, hand)
-        self.known = _set(self.known, seat, self.known[seat] & hand)
-        self.pile = self.pile + (cid,)
-        if kind in (JOKER, TWO):
-            self.pile_frozen = True  # CC-8.3
+        cid = self._discard_card(seat, kind)  # a wild card freezes the pile (CC-8.3)
         self._log(seat, text, str(self.pack.cards[cid]))
-        if hand == 0:
+        if self.hands[seat] == 0:
             self._went_out(seat)
             return
         self._begin_turn((seat + 1) % self.players)
@@ -1406,19 +1112,13 @@ class ClassicCanastaState(State):
         self.went_out = went_out
         results, new_scores = score_hand(self, how, went_out)
         self.scores = new_scores
-        opts = self.options
-        game_over = False
-        winners: tuple[int, ...] = ()
-        target = opts.target
-        if max(new_scores) >= target:
-            best = max(new_scores)
-            top = tuple(i for i, v in enumerate(new_scores) if v == best)
-            if len(top) == 1 or opts.tie_rule == "shared":
-                game_over = True
-                winners = top
+        game_over, winners = self._game_result(new_scores)
         self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
         self._phase = GAME_OVER if game_over else HAND_END
         self._cache = None
+
+    def _target(self) -> int:
+        return self.options.target
 
     # ------------------------------------------------------------------ text, observation
     def parse_action(self, text: str) -> Action:
@@ -1447,90 +1147,6 @@ class ClassicCanastaState(State):
         from meldhall.games.classic_canasta.observation import ClassicCanastaObservation
 
         return ClassicCanastaObservation.from_state(self, seat)
-
-    def __repr__(self) -> str:
-        return (f"<ClassicCanastaState players={self.players} hand={self.hand_no} "
-                f"turn={self.turn} phase={self._phase}>")
-
-    def __eq__(self, other: Any) -> bool:
-        if not isinstance(other, ClassicCanastaState):
-            return NotImplemented
-        from meldhall.record import dump_position
-
-        return dump_position(self) == dump_position(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _make_copy():
-    # Straight-line attribute copies are several times faster than a getattr/setattr loop,
-    # and copying is on the hot path of every apply (a state is a value).
-    lines = ["def _copy(self):", "    new = _new(ClassicCanastaState)"]
-    for name in ClassicCanastaState.__slots__:
-        if name != "_cache":
-            lines.append(f"    new.{name} = self.{name}")
-    lines += ["    new._cache = None", "    return new"]
-    ns: dict = {"_new": object.__new__, "ClassicCanastaState": ClassicCanastaState}
-    exec("\n".join(lines), ns)
-    return ns["_copy"]
-
-
-ClassicCanastaState._copy = _make_copy()  # type: ignore[method-assign]
-
-def _bad_counts(*values: int) -> bool:
-    return any(not isinstance(v, int) or v < 0 for v in values)
-
-
-def _check_shape(action: Action) -> None:
-    """Refuse actions built with impossible fields (a rank outside 0..13, negative counts)."""
-    t = type(action)
-    if t is Discard:
-        if not isinstance(action.kind, int) or not 0 <= action.kind < 14:
-            raise IllegalActionError("CC-5.2", f"there is no card kind {action.kind!r} to discard")
-        return
-    if t is Add or t is Take:
-        rank = action.rank
-        counts = (action.naturals, action.twos, action.jokers)
-        specs = action.extra if t is Take else ()
-    elif t is Meld or t is GoOut:
-        rank, counts, specs = 4, (), action.melds
-        if t is GoOut and action.discard is not None and not (
-                isinstance(action.discard, int) and 0 <= action.discard < 14):
-            raise IllegalActionError("CC-5.2", f"there is no card kind {action.discard!r}")
-    else:
-        return
-    if not isinstance(rank, int) or not 0 <= rank < 14 or _bad_counts(*counts):
-        raise IllegalActionError("CC-6.1", f"{action!r} names an impossible meld")
-    for s in specs:
-        if not isinstance(s, MeldSpec) or not isinstance(s.rank, int) or not 0 <= s.rank < 14 \
-                or _bad_counts(s.naturals, s.twos, s.jokers):
-            raise IllegalActionError("CC-6.1", f"{s!r} is an impossible meld")
-
-
-_ADDS: dict = {}
-_PARTNERS: dict = {}
-_NO_MELDS = (None,) * 14
-_SINGLE_MELDS: dict = {}
-
-
-def _add(r: int, n: int, t: int, j: int) -> Add:
-    key = (r, n, t, j)
-    a = _ADDS.get(key)
-    if a is None:
-        a = _ADDS[key] = Add(r, n, t, j)
-    return a
-
-
-def _single_meld(r: int, n: int, t: int, j: int) -> Meld:
-    key = (r, n, t, j)
-    a = _SINGLE_MELDS.get(key)
-    if a is None:
-        a = _SINGLE_MELDS[key] = Meld((MeldSpec(r, n, t, j),))
-    return a
-
-
-def _set(t: tuple, i: int, v) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
 
 
 def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
@@ -1581,9 +1197,7 @@ def new_game(
             opts = opts.with_values(player_count=players)
     if not isinstance(seed, int):
         raise OptionsError(f"seed must be an integer, not {seed!r}")
-    s = object.__new__(ClassicCanastaState)
-    for name in ClassicCanastaState.__slots__:
-        setattr(s, name, None)
+    s = ClassicCanastaState.blank()
     s.options = opts
     s.pack = Pack.get(opts.decks, opts.jokers)
     s.seed = seed

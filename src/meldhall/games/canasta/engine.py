@@ -1,0 +1,618 @@
+"""The machinery both canasta games share: an immutable state of int bitmasks, the deal, the
+stock draw with red-three replacement, taking the pile, melds, discards, the log, the end of
+the game.
+
+Each game subclasses :class:`CanastaState` and supplies its rules as methods; where a rule
+differs the base calls a hook.  Rule IDs differ per game, so the base names them through the
+class attribute ``RULES`` (a key -> rule ID table) and :meth:`CanastaState._rule`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from meldhall.cards import JOKER
+from meldhall.errors import IllegalActionError
+from meldhall.game import Action, Outcome, State
+from meldhall.games.canasta.actions import (
+    TWO,
+    Add,
+    Discard,
+    GoOut,
+    Meld,
+    MeldSpec,
+    Take,
+    format_kind,
+)
+
+__all__ = ["CanastaMeld", "CanastaState", "kind_name", "plural", "set_item", "wild_splits"]
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 canasta"``, ``"2 canastas"``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def kind_name(kind: int) -> str:
+    """A card kind for sentences: ``joker``, ``2``, ``black 3``, ``K``."""
+    return {0: "joker", 2: "2", 3: "black 3"}.get(kind, format_kind(kind))
+
+
+def set_item(t: tuple, i: int, v) -> tuple:
+    """A copy of tuple ``t`` with item ``i`` replaced."""
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def wild_splits(lo: int, hi: int, twos: int, jokers: int) -> Iterator[tuple[int, int]]:
+    """(twos, jokers) pairs with ``lo <= twos + jokers <= hi`` within the counts held, in a
+    fixed order (fewer wild cards first, twos before jokers)."""
+    for w in range(lo, hi + 1):
+        for t in range(min(w, twos), -1, -1):
+            j = w - t
+            if j <= jokers:
+                yield t, j
+
+
+class CanastaMeld:
+    """One meld on the table: its rank (0 for a wild meld, 3 for black threes), counts, the
+    mask of its physical cards, whether it was laid down hidden, and who started it."""
+
+    __slots__ = ("creator", "hidden", "jokers", "mask", "naturals", "rank", "twos")
+
+    def __init__(self, rank, mask, naturals, twos, jokers, hidden, creator):
+        self.rank = rank
+        self.mask = mask
+        self.naturals = naturals
+        self.twos = twos
+        self.jokers = jokers
+        self.hidden = hidden
+        self.creator = creator
+
+    @property
+    def size(self) -> int:
+        """Cards in the meld."""
+        return self.naturals + self.twos + self.jokers
+
+    @property
+    def wilds(self) -> int:
+        """Wild cards in the meld."""
+        return self.twos + self.jokers
+
+    def plus(self, mask: int, n: int, t: int, j: int) -> CanastaMeld:
+        """A new meld with cards added."""
+        return CanastaMeld(self.rank, self.mask | mask, self.naturals + n, self.twos + t,
+                           self.jokers + j, self.hidden, self.creator)
+
+    @property
+    def spec(self) -> MeldSpec:
+        """The meld as counts."""
+        return MeldSpec(self.rank, self.naturals, self.twos, self.jokers)
+
+
+def _bad_counts(*values: int) -> bool:
+    return any(not isinstance(v, int) or v < 0 for v in values)
+
+
+_ADDS: dict = {}
+_SINGLE_MELDS: dict = {}
+_PARTNERS: dict = {}
+NO_MELDS = (None,) * 14
+
+
+def interned_add(r: int, n: int, t: int, j: int) -> Add:
+    """A shared :class:`Add` (legal-action lists reuse the same objects)."""
+    key = (r, n, t, j)
+    a = _ADDS.get(key)
+    if a is None:
+        a = _ADDS[key] = Add(r, n, t, j)
+    return a
+
+
+def interned_meld(r: int, n: int, t: int, j: int) -> Meld:
+    """A shared one-meld :class:`Meld`."""
+    key = (r, n, t, j)
+    a = _SINGLE_MELDS.get(key)
+    if a is None:
+        a = _SINGLE_MELDS[key] = Meld((MeldSpec(r, n, t, j),))
+    return a
+
+
+def used_counts(action) -> list[int]:
+    """Cards by kind that a take, meld, add or go-out action moves out of the hand."""
+    used = [0] * 14
+    t = type(action)
+    if t is Take or t is Add:
+        used[action.rank] += action.naturals
+        used[TWO] += action.twos
+        used[JOKER] += action.jokers
+        specs = action.extra if t is Take else ()
+    else:
+        specs = action.melds
+    for s in specs:
+        if s.rank == JOKER:
+            used[TWO] += s.twos
+            used[JOKER] += s.jokers
+            continue
+        used[s.rank] += s.naturals
+        used[TWO] += s.twos
+        used[JOKER] += s.jokers
+    if t is GoOut and action.discard is not None:
+        used[action.discard] += 1
+    return used
+
+
+class CanastaState(State):
+    """Base of the canasta game states (see the module docstring).
+
+    Attributes shared by both games: ``options``, ``pack``, ``seed``, ``scores``,
+    ``hand_no``, ``dealer``, ``side_of`` (seat -> side), ``stock`` (card ids, top last),
+    ``hands`` (bitmask per seat), ``pile`` (card ids, bottom first), ``pile_frozen``,
+    ``melds`` (per side, 14 slots by rank), ``red3`` (bitmask per seat), ``turn``,
+    ``known`` (cards each seat publicly took with the pile and still holds), ``log``.
+    """
+
+    __slots__ = (
+        "_cache",
+        "_outcome",
+        "_phase",
+        "dealer",
+        "hand_no",
+        "hands",
+        "known",
+        "log",
+        "melds",
+        "melds_made",
+        "new_ranks",
+        "nsides",
+        "options",
+        "pack",
+        "pile",
+        "pile_cards",
+        "pile_frozen",
+        "red3",
+        "scores",
+        "seed",
+        "side_of",
+        "stock",
+        "took",
+        "turn",
+        "went_out",
+    )
+
+    #: Semantic rule keys -> this game's rule IDs (filled by each game).
+    RULES: dict[str, str] = {}
+    #: Phases in which the seat in turn acts.
+    TURN_PHASES: tuple[str, ...] = ("draw", "meld")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        slots: list[str] = []
+        for klass in reversed(cls.__mro__):
+            for name in getattr(klass, "__slots__", ()):
+                if name != "_cache" and name not in slots:
+                    slots.append(name)
+        cls._all_slots = tuple(slots) + ("_cache",)
+        # Straight-line attribute copies are several times faster than a loop, and copying is
+        # on the hot path of every apply (a state is a value).
+        lines = ["def _copy(self):", "    new = _new(cls)"]
+        lines += [f"    new.{n} = self.{n}" for n in slots]
+        lines += ["    new._cache = None", "    return new"]
+        ns: dict = {"_new": object.__new__, "cls": cls}
+        exec("\n".join(lines), ns)
+        cls._copy = ns["_copy"]
+
+    @classmethod
+    def blank(cls):
+        """An instance with every attribute ``None`` (for constructors and loaders)."""
+        s = object.__new__(cls)
+        for name in cls._all_slots:
+            setattr(s, name, None)
+        return s
+
+    def _rule(self, key: str) -> str:
+        return self.RULES[key]
+
+    def _err(self, key: str, text: str) -> IllegalActionError:
+        return IllegalActionError(self.RULES[key], text)
+
+    # ------------------------------------------------------------------ protocol basics
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.player_count
+
+    @property
+    def phase(self) -> str:
+        """Current phase (see the game module's docstring)."""
+        return self._phase
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The hand's (and game's) outcome once scored, else ``None``."""
+        return self._outcome
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock)
+
+    @property
+    def upcard(self):
+        """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
+        return self.pack.cards[self.pile[-1]] if self.pile else None
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s side."""
+        key = (self.side_of, seat)
+        p = _PARTNERS.get(key)
+        if p is None:
+            s = self.side_of[seat]
+            p = _PARTNERS[key] = tuple(x for x in range(len(self.side_of))
+                                      if x != seat and self.side_of[x] == s)
+        return p
+
+    def side_seats(self, side: int) -> tuple[int, ...]:
+        """Seats of a side."""
+        return tuple(x for x in range(self.players) if self.side_of[x] == side)
+
+    def side_melds(self, side: int) -> dict[int, tuple[int, int, int]]:
+        """A side's open melds as ``{rank: (naturals, twos, jokers)}``."""
+        return {m.rank: (m.naturals, m.twos, m.jokers) for m in self.melds[side] if m is not None}
+
+    def hand_counts(self, seat: int) -> list[int]:
+        """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
+        h = self.hands[seat]
+        rm = self.pack.rank_mask
+        return [(h & rm[k]).bit_count() for k in range(14)]
+
+    def hand_cards(self, seat: int):
+        """The physical cards in ``seat``'s hand (list of Card)."""
+        return self.pack.cards_of(self.hands[seat])
+
+    def history(self) -> list[tuple[int, str]]:
+        """Every action so far in the game as ``(seat, notation)``, oldest first."""
+        return [(e[0], e[1]) for e in self.public_log()]
+
+    def public_log(self) -> list[tuple[int, str, str]]:
+        """Public log: ``(seat, action, note)`` entries, oldest first; events that are not
+        actions (cards placed at the deal, the upcard) have an empty action."""
+        out = []
+        node = self.log
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return out
+
+    def _log(self, seat: int, text: str, note: str = "") -> None:
+        self.log = (self.log, (seat, text, note))
+
+    def _side(self) -> int:
+        return self.side_of[self.turn]
+
+    def _counts(self) -> list[int]:
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        cnt = c.get("counts")
+        if cnt is None:
+            cnt = c["counts"] = self.hand_counts(self.turn)
+        return cnt
+
+    def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
+        """Choose ``count`` physical cards of ``kind`` from ``hand``, cards outside ``avoid``
+        first.  The engine, not the player, chooses which identical copy moves; the choice is
+        pseudo-random, keyed by the hidden game seed, so the copy that appears on the table
+        tells the other seats nothing about the copies still held (CC-5.9, RR-5.10)."""
+        pool = hand & self.pack.rank_mask[kind]
+        if count >= pool.bit_count():
+            return pool
+        picked = 0
+        salt = hash((self.seed, self.hand_no, hand)) & 0xFFFFFFFF
+        for pref in (pool & ~avoid, pool & avoid):
+            if not count:
+                break
+            ids = []
+            while pref:
+                low = pref & -pref
+                ids.append(low.bit_length() - 1)
+                pref ^= low
+            if len(ids) > count:
+                ids.sort(key=lambda c: ((c + 1) * 0x9E3779B1 ^ salt) * 0x85EBCA6B & 0xFFFFFFFF)
+            for c in ids[:count]:
+                picked |= 1 << c
+            count -= min(count, len(ids))
+        return picked
+
+    def _pick_spec(self, rank: int, n: int, t: int, j: int, hand: int, avoid: int = 0) -> int:
+        return (self._pick(rank, n, hand, avoid) | self._pick(TWO, t, hand, avoid)
+                | self._pick(JOKER, j, hand, avoid))
+
+    def _need(self, counts, kind: int, count: int, key: str) -> None:
+        """Refuse an action that uses more cards of ``kind`` than the hand holds (``key`` is a
+        rule key of ``RULES`` or a rule ID)."""
+        if counts[kind] < count:
+            held = counts[kind]
+            raise IllegalActionError(
+                self.RULES.get(key, key), f"you hold {held if held else 'no'} {kind_name(kind)}"
+                + ("s" if held != 1 else "") + f", not {count}")
+
+    def _need_all(self, counts, used, key: str) -> None:
+        for k in range(14):
+            if used[k] > counts[k]:
+                self._need(counts, k, used[k], key)
+
+    def _seat_check(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        if self._phase == "game_over":
+            raise self._err("game_over", "the game is over")
+        if seat not in self.to_act:
+            who = self.to_act[0]
+            raise self._err(self._turn_rule_key(),
+                            f"it is seat {who}'s turn to act, not seat {seat}'s "
+                            "(there are no out-of-turn plays)")
+
+    def _turn_rule_key(self) -> str:
+        return "turn"
+
+    def _check_shape(self, action: Action) -> None:
+        """Refuse action objects built with impossible fields (a rank outside 0..13, negative
+        counts): the notation parser never makes them, the Python API can."""
+        t = type(action)
+        if t is Discard:
+            if not isinstance(action.kind, int) or not 0 <= action.kind < 14:
+                raise self._err("discard", f"there is no card kind {action.kind!r} to discard")
+            return
+        if t is Add or t is Take:
+            rank = action.rank
+            counts = (action.naturals, action.twos, action.jokers)
+            specs = action.extra if t is Take else ()
+        elif t is Meld or t is GoOut:
+            rank, counts, specs = 4, (), action.melds
+            if t is GoOut and action.discard is not None and not (
+                    isinstance(action.discard, int) and 0 <= action.discard < 14):
+                raise self._err("discard", f"there is no card kind {action.discard!r}")
+        else:
+            return
+        if not isinstance(rank, int) or not 0 <= rank < 14 or _bad_counts(*counts):
+            raise self._err("meld_shape", f"{type(action).__name__.lower()} with rank {rank!r} "
+                            f"and counts {counts!r} names an impossible meld")
+        for sp in specs:
+            if not isinstance(sp, MeldSpec) or not isinstance(sp.rank, int) \
+                    or not 0 <= sp.rank < 14 or _bad_counts(sp.naturals, sp.twos, sp.jokers):
+                raise self._err("meld_shape", f"a meld with rank {getattr(sp, 'rank', sp)!r} "
+                                "and those counts is impossible")
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
+        self._plan(action, seat)
+
+    def _plan(self, action: Action, seat: int | None):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _apply_checked(self, action: Action, plan):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _legal(self) -> list[Action]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` (default: the seat to act), in a fixed order."""
+        if seat is not None and seat not in self.to_act:
+            return []
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        la = c.get("legal")
+        if la is None:
+            la = c["legal"] = self._legal()
+            c["legal_ids"] = {id(a) for a in la}
+        return list(la)
+
+    def apply(self, action: Action, seat: int | None = None):
+        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state;
+        this state is unchanged."""
+        c = self._cache
+        if c is not None and (seat is None or seat in self.to_act):
+            ids = c.get("legal_ids")
+            if ids is not None and id(action) in ids:
+                # the very object listed by legal_actions(): already checked
+                return self.apply_unchecked(action)
+        plan = self._plan(action, seat)
+        return self._apply_checked(action, plan)
+
+    def apply_unchecked(self, action: Action):
+        """Apply an action known to be legal (from :meth:`legal_actions`), for search."""
+        t = type(action)
+        plan = used_counts(action) if t is Take or t is Meld or t is GoOut else None
+        return self._apply_checked(action, plan)
+
+    # ------------------------------------------------------------------ dealing
+    def _deal(self, attempt_seed: int) -> None:
+        """Shuffle and deal: hands one card at a time from the dealer's left, any further
+        packets (:meth:`_deal_packets`), the upcard (:meth:`_turn_upcard`), then dealt red
+        threes laid out and replaced player by player.  A freak deal that empties the stock is
+        dealt again by the same dealer."""
+        rng = random.Random(attempt_seed)
+        n = self.players
+        for _attempt in range(1000):
+            order = self._shuffled(rng)
+            hands = self._deal_round(order, self.options.hand_size)
+            self._deal_packets(order)
+            turned = self._turn_upcard(order)
+            if turned is None:
+                continue
+            red3 = [0] * n
+            if not self._replace_dealt_red_threes(order, hands, red3, self._replace_red_threes()):
+                continue
+            break
+        pile, frozen = turned
+        self.stock = tuple(order)
+        self.hands = tuple(hands)
+        self.pile = tuple(pile)
+        self.pile_frozen = frozen
+        self.red3 = tuple(red3)
+        self._log_deal(red3, pile)
+
+    def _deal_packets(self, order: list[int]) -> None:
+        """Deal further face-down packets after the hands (none by default)."""
+
+    def _turn_upcard(self, order: list[int]) -> tuple[list[int], bool] | None:
+        raise NotImplementedError
+
+    def _replace_red_threes(self) -> bool:
+        """Whether dealt and drawn red threes are replaced from the stock."""
+        return True
+
+    def _shuffled(self, rng: random.Random) -> list[int]:
+        """One uniform shuffle of the pack; the top of the stock is the end of the list."""
+        order = list(range(self.pack.size))
+        rng.shuffle(order)
+        order.reverse()
+        return order
+
+    def _deal_round(self, order: list[int], count: int) -> list[int]:
+        """Deal ``count`` cards to each seat one at a time from the dealer's left."""
+        n = self.players
+        out = [0] * n
+        for _ in range(count):
+            for k in range(1, n + 1):
+                seat = (self.dealer + k) % n
+                out[seat] |= 1 << order.pop()
+        return out
+
+    def _replace_dealt_red_threes(self, order: list[int], hands: list[int], red3: list[int],
+                                  replace: bool = True) -> bool:
+        """Lay out dealt red threes player by player from the dealer's left, each replaced from
+        the stock (a replacement red three in turn).  False if the stock ran out."""
+        n = self.players
+        red = self.pack.red_threes
+        for k in range(1, n + 1):
+            seat = (self.dealer + k) % n
+            while True:
+                r3 = hands[seat] & red
+                if not r3:
+                    break
+                hands[seat] &= ~r3
+                red3[seat] |= r3
+                if not replace:
+                    break
+                for _ in range(r3.bit_count()):
+                    if not order:
+                        return False
+                    hands[seat] |= 1 << order.pop()
+        return True
+
+    def _log_deal(self, red3, pile) -> None:
+        pack = self.pack
+        for seat in range(self.players):
+            placed = pack.cards_of(red3[seat])
+            if placed:
+                self._log(seat, "", "places " + " ".join(str(c) for c in placed))
+        self._log(-1, "", "upcard " + " ".join(str(pack.cards[c]) for c in pile)
+                  + (" (pile frozen)" if self.pile_frozen else ""))
+
+    # ------------------------------------------------------------------ stock and pile
+    def _draw_cards(self, seat: int, want: int, replace: bool = True) -> tuple[list[str], bool]:
+        """Draw ``want`` cards one at a time for ``seat``; red threes are placed and (if
+        ``replace``) replaced by the next stock card.  Returns the red threes placed and
+        whether the last stock card drawn was a red three."""
+        pack = self.pack
+        red = pack.red_threes
+        stock = list(self.stock)
+        hand = self.hands[seat]
+        r3 = self.red3[seat]
+        got = 0
+        placed: list[str] = []
+        last_red = False
+        while got < want and stock:
+            c = stock.pop()
+            if (red >> c) & 1:
+                r3 |= 1 << c
+                placed.append(str(pack.cards[c]))
+                if not stock:
+                    last_red = True
+                if not replace:
+                    got += 1
+                continue
+            hand |= 1 << c
+            got += 1
+        self.stock = tuple(stock)
+        self.hands = set_item(self.hands, seat, hand)
+        self.red3 = set_item(self.red3, seat, r3)
+        return placed, last_red
+
+    def _pile_rest_into_hand(self, seat: int) -> tuple[int, list[str]]:
+        """After the upcard is melded, the rest of the pile joins the hand; red threes in it
+        are placed and not replaced.  Returns the cards taken into hand and the red threes."""
+        pack = self.pack
+        red = pack.red_threes
+        r3 = self.red3[seat]
+        placed: list[str] = []
+        took = 0
+        for c in self.pile[:-1]:
+            if (red >> c) & 1:
+                r3 |= 1 << c
+                placed.append(str(pack.cards[c]))
+            else:
+                took |= 1 << c
+        hand = self.hands[seat] | took
+        self.hands = set_item(self.hands, seat, hand)
+        self.red3 = set_item(self.red3, seat, r3)
+        self.known = set_item(self.known, seat, (self.known[seat] | took) & hand)
+        self.pile_cards = took
+        self.pile = ()
+        self.pile_frozen = False
+        self.took = True
+        return took, placed
+
+    def _pile_after_take(self) -> int:
+        """Cards a take adds to the hand: the pile without its top card and red threes."""
+        red = self.pack.red_threes
+        return sum(1 for c in self.pile[:-1] if not (red >> c) & 1)
+
+    def _discard_card(self, seat: int, kind: int) -> int:
+        """Move one card of ``kind`` from the hand to the pile; a wild card freezes the pile.
+        Returns the card id."""
+        hand = self.hands[seat]
+        d = self._pick(kind, 1, hand)
+        cid = d.bit_length() - 1
+        hand &= ~d
+        self.hands = set_item(self.hands, seat, hand)
+        self.known = set_item(self.known, seat, self.known[seat] & hand)
+        self.pile = self.pile + (cid,)
+        if kind in (JOKER, TWO):
+            self.pile_frozen = True
+        return cid
+
+    # ------------------------------------------------------------------ end of the game
+    def _game_result(self, scores) -> tuple[bool, tuple[int, ...]]:
+        """After a hand is scored: the game ends when a score reaches the target; the highest
+        score wins; a tie for the highest plays on, or shares the win, by ``tie_rule``."""
+        target = self._target()
+        if max(scores) < target:
+            return False, ()
+        best = max(scores)
+        top = tuple(i for i, v in enumerate(scores) if v == best)
+        if len(top) == 1 or self.options.tie_rule == "shared":
+            return True, top
+        return False, ()
+
+    def _target(self) -> int:
+        return self.options.target_score
+
+    # ------------------------------------------------------------------ misc
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} players={self.players} hand={self.hand_no} "
+                f"turn={self.turn} phase={self._phase}>")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        from meldhall.record import dump_position
+
+        return dump_position(self) == dump_position(other)
+
+    __hash__ = None  # type: ignore[assignment]
