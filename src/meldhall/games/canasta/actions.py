@@ -18,7 +18,11 @@ physical copies move.  Canonical forms::
     ask 2                         "partner (seat 2), may I go out?"
     yes / no                      the partner's answer
     pass                          decline the pile when the stock is empty (ends the hand),
-                                  or end the turn without a discard where a rule allows it
+                                  end a turn without a discard where a rule allows it, or
+                                  leave the kitty untaken (Railroad)
+    kitty                         take the kitty into hand (Railroad)
+    go out                        go out after the last discard, kitty untaken (Railroad)
+    meld 2 2 JK                   a wild meld (Railroad); add to it with 'add 2 -> wild'
     deal                          deal the next hand
 
 Parsing accepts suited cards (``8H 8S``), ``T`` for ten, lower case and suit symbols.
@@ -35,7 +39,8 @@ from meldhall.game import Action
 
 __all__ = [
     "TWO", "BLACK_THREE", "NATURAL_RANKS", "MeldSpec", "Draw", "Take", "Meld", "Add",
-    "Discard", "GoOut", "Ask", "Answer", "Pass", "Deal", "parse_canasta_action", "rank_order",
+    "Discard", "GoOut", "Ask", "Answer", "Pass", "Deal", "Kitty", "GoOutNow",
+    "CLASSIC_PARSE_RULES", "RAILROAD_PARSE_RULES", "parse_canasta_action", "rank_order",
     "format_kind", "parse_kind",
 ]
 
@@ -55,7 +60,15 @@ def format_kind(kind: int) -> str:
     return RANK_NAMES[kind]
 
 
-def parse_kind(token: str) -> int:
+#: Rule IDs the parser cites, per game (keys: red_three, needs_naturals, one_rank, take_rank,
+#: add_kind).
+CLASSIC_PARSE_RULES = {"red_three": "CC-9.1", "needs_naturals": "CC-6.2", "one_rank": "CC-6.1",
+                       "take_rank": "CC-8.5", "add_kind": "CC-6.1"}
+RAILROAD_PARSE_RULES = {"red_three": "RR-9.1", "needs_naturals": "RR-6.2", "one_rank": "RR-6.2",
+                        "take_rank": "RR-8.4", "add_kind": "RR-6.2"}
+
+
+def parse_kind(token: str, rules: dict[str, str] = CLASSIC_PARSE_RULES) -> int:
     """Read one card token as a kind (suit dropped).
 
     Raises:
@@ -68,8 +81,8 @@ def parse_kind(token: str) -> int:
     card = parse_card(t, suit_required=False)
     if card.rank == 3 and card.suit in (1, 2):
         raise IllegalActionError(
-            "CC-9.1", f"{t} is a red three: red threes are laid out at once, never held or melded"
-        )
+            rules["red_three"],
+            f"{t} is a red three: red threes are laid out at once, never held or melded")
     return card.rank
 
 
@@ -169,7 +182,8 @@ class Add(Action):
 
     def __str__(self) -> str:
         cards = MeldSpec(self.rank, self.naturals, self.twos, self.jokers)
-        return "add " + str(cards) + " -> " + format_kind(self.rank)
+        return "add " + str(cards) + " -> " + ("wild" if self.rank == JOKER else
+                                                format_kind(self.rank))
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -225,6 +239,22 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
+class Kitty(Action):
+    """Take the kitty into hand (Railroad Canasta, RR-10.3)."""
+
+    def __str__(self) -> str:
+        return "kitty"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class GoOutNow(Action):
+    """Go out after the last discard instead of taking the kitty (Railroad, RR-11.7)."""
+
+    def __str__(self) -> str:
+        return "go out"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class Deal(Action):
     """Deal the next hand (CC-4)."""
 
@@ -232,47 +262,41 @@ class Deal(Action):
         return "deal"
 
 
-def _meld_specs(text: str, *, what: str) -> tuple[MeldSpec, ...]:
-    groups = [g.strip() for g in text.split(",")]
+def _meld_specs(text: str, *, what: str, rules: dict[str, str]) -> tuple[MeldSpec, ...]:
     specs = []
-    for g in groups:
+    for g in (g.strip() for g in text.split(",")):
         if not g:
             raise NotationError(f"{what}: empty meld between commas")
-        specs.append(_one_spec(g.split(), what=what))
-    ranks = [s.rank for s in specs]
-    if len(set(ranks)) != len(ranks):
-        raise IllegalActionError("CC-6.4", "a side has at most one meld of each rank; "
-                                 "list each rank once")
+        specs.append(_one_spec(g.split(), rules=rules))
     return _canonical(specs)
 
 
-def _one_spec(tokens: list[str], *, what: str, rank: int | None = None) -> MeldSpec:
-    kinds = [parse_kind(t) for t in tokens]
+def _one_spec(tokens: list[str], *, rules: dict[str, str]) -> MeldSpec:
+    """One meld's cards; cards that are all wild make a wild meld (rank 0, Railroad)."""
+    kinds = [parse_kind(t, rules) for t in tokens]
     naturals = [k for k in kinds if k not in (TWO, JOKER)]
     twos = kinds.count(TWO)
     jokers = kinds.count(JOKER)
-    if not naturals and rank is None:
+    if not naturals:
+        return MeldSpec(JOKER, 0, twos, jokers)
+    if len(set(naturals)) > 1:
         raise IllegalActionError(
-            "CC-6.2", f"{what} {' '.join(tokens)}: a meld needs at least two natural cards"
-        )
-    ranks = set(naturals) if rank is None else set(naturals) | {rank}
-    if len(ranks) > 1:
-        raise IllegalActionError(
-            "CC-6.1", f"{' '.join(tokens)}: a meld is of one rank only (runs are not melds)"
-        )
-    r = ranks.pop()
-    return MeldSpec(r, len(naturals), twos, jokers)
+            rules["one_rank"], f"{' '.join(tokens)}: a meld is of one rank only (runs are not "
+            "melds)")
+    return MeldSpec(naturals[0], len(naturals), twos, jokers)
 
 
 _TOKEN_SPLIT = re.compile(r"\s+")
 
 
-def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
+def parse_canasta_action(text: str, *, top_rank: int | None = None,
+                         rules: dict[str, str] = CLASSIC_PARSE_RULES) -> Action:
     """Read a canasta action in notation (see the module docstring).
 
     Args:
         text: the action text.
         top_rank: rank of the upcard, to read ``take 8 8`` (needed only for ``take``).
+        rules: the game's rule IDs for refusals the parser itself makes.
 
     Raises:
         NotationError: the text is not an action; the message lists the forms.
@@ -285,8 +309,14 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
     head, _, rest = raw.partition(" ")
     head = head.lower()
     rest = rest.strip()
-    if head in ("draw", "yes", "no", "pass", "deal") and rest:
+    if head in ("draw", "yes", "no", "pass", "deal", "kitty") and rest:
         raise NotationError(f"{head!r} takes no arguments")
+    if head == "kitty":
+        return Kitty()
+    if head == "go":
+        if rest.lower() != "out":
+            raise NotationError("did you mean 'go out'?")
+        return GoOutNow()
     if head == "draw":
         return Draw()
     if head == "yes":
@@ -301,7 +331,7 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
         toks = rest.split()
         if len(toks) != 1:
             raise NotationError("discard takes exactly one card, e.g. 'discard K'")
-        return Discard(parse_kind(toks[0]))
+        return Discard(parse_kind(toks[0], rules))
     if head == "ask":
         if not rest:
             return Ask(-1)  # partner to be filled in by the state when unambiguous
@@ -311,38 +341,41 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
     if head == "meld":
         if not rest:
             raise NotationError("meld needs cards, e.g. 'meld K K 2' or 'meld A A A, 7 7 7'")
-        return Meld(_meld_specs(rest, what="meld"))
+        return Meld(_meld_specs(rest, what="meld", rules=rules))
     if head == "add":
         cards, arrow, target = rest.partition("->")
         if not arrow:
             raise NotationError("add needs a target meld: 'add 9 9 -> 9' or 'add 2 -> K'")
-        rank = parse_kind(target.strip()) if target.strip() else None
-        if rank is None:
+        target = target.strip()
+        if not target:
             raise NotationError("add needs a target meld rank after '->'")
-        kinds = [parse_kind(t) for t in cards.split()]
+        rank = JOKER if target.lower() in ("wild", "w") else parse_kind(target, rules)
+        kinds = [parse_kind(t, rules) for t in cards.split()]
         if not kinds:
             raise NotationError("add needs at least one card before '->'")
         wrong = [k for k in kinds if k not in (rank, TWO, JOKER)]
         if wrong:
             raise IllegalActionError(
-                "CC-6.1", f"a {format_kind(wrong[0])} cannot join a meld of {format_kind(rank)}s")
-        return Add(rank, kinds.count(rank) if rank != TWO else 0, kinds.count(TWO),
-                   kinds.count(JOKER))
+                rules["add_kind"],
+                f"a {format_kind(wrong[0])} cannot join a meld of {format_kind(rank)}s")
+        if rank in (TWO, JOKER):
+            return Add(rank, 0, kinds.count(TWO), kinds.count(JOKER))
+        return Add(rank, kinds.count(rank), kinds.count(TWO), kinds.count(JOKER))
     if head == "take":
         first, _, extra_txt = rest.partition(",")
-        kinds = [parse_kind(t) for t in first.split()]
+        kinds = [parse_kind(t, rules) for t in first.split()]
         naturals = [k for k in kinds if k not in (TWO, JOKER)]
         ranks = set(naturals)
         if top_rank is not None:
             ranks.add(top_rank)
         if len(ranks) > 1:
             raise IllegalActionError(
-                "CC-8.5", "the natural cards melded with the upcard must be of its rank"
+                rules["take_rank"], "the natural cards melded with the upcard must be of its rank"
                 + (f" ({format_kind(top_rank)})" if top_rank is not None else "")
             )
         if not ranks:
             raise NotationError("take: the upcard's rank is not known here; write e.g. 'take 8 8'")
-        extra = _meld_specs(extra_txt, what="take") if extra_txt.strip() else ()
+        extra = _meld_specs(extra_txt, what="take", rules=rules) if extra_txt.strip() else ()
         return Take(ranks.pop(), len(naturals), kinds.count(TWO), kinds.count(JOKER), extra)
     if head == "out":
         body, _, disc = rest.partition(";")
@@ -352,10 +385,10 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None) -> Action:
             dh, _, dcard = disc.partition(" ")
             if dh.lower() != "discard" or not dcard.strip():
                 raise NotationError("out: after ';' write 'discard CARD'")
-            discard = parse_kind(dcard.strip())
+            discard = parse_kind(dcard.strip(), rules)
         if not body.strip():
             raise NotationError("out needs the melds, e.g. 'out 7 7 7 7 7 7 7, J J JK; discard 4'")
-        return GoOut(_meld_specs(body, what="out"), discard)
+        return GoOut(_meld_specs(body, what="out", rules=rules), discard)
     raise NotationError(
         f"unknown action {head!r}: expected draw, take, meld, add, discard, out, ask, yes, no, "
         "pass or deal"

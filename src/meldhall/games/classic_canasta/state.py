@@ -420,11 +420,19 @@ class ClassicCanastaState(CanastaState):
         """CC-6.1–CC-6.4 for new melds listed in one action."""
         ratio = self.options.wild_ratio
         side = self._side()
+        ranks = [s.rank for s in specs]
+        if len(set(ranks)) != len(ranks):
+            raise IllegalActionError(
+                "CC-6.4", "a side has at most one meld of each rank: list each rank once")
         for s in specs:
             name = format_kind(s.rank)
             if s.rank == 3:
                 raise IllegalActionError(
                     "CC-9.5", "black threes may be melded only as the last meld when going out")
+            if s.rank == JOKER:
+                raise IllegalActionError(
+                    "CC-6.2", f"{s}: a meld needs at least two natural cards (wild cards alone "
+                    "are not a meld)")
             if s.rank not in NATURAL_RANKS:
                 raise IllegalActionError("CC-6.3", f"{name}s cannot be melded as a rank")
             if s.rank == exclude_rank or self.melds[side][s.rank] is not None:
