@@ -1,0 +1,971 @@
+"""Property tests for the Classic Canasta engine (docs/rules/classic-canasta.md).
+
+Seeded random playouts (and hypothesis-driven ones) for 2, 3, 4 and 6 players, with every
+property checked after EVERY action:
+
+* card conservation (CC-2.3): each physical card of the pack is in exactly one place — a hand,
+  the stock, the discard pile, a meld or a seat's red threes — plus structural invariants
+  (melds obey CC-6.2, red threes never held, CC-9.1 …);
+* no information leaks (CC-5.9): observations show only public cards and the seat's own hand,
+  never the stock order or the seed; they are identical for states that differ only in cards
+  hidden from the seat, and ``sample_state`` never depends on the real hidden cards;
+* scoring (CC-12): breakdown lines add up to ``hand_score`` and totals are cumulative;
+* legality: every legal action applies and ``is_legal``; generated illegal actions raise
+  ``IllegalActionError`` with a ``CC-`` rule ID and leave the state untouched; ``is_legal``
+  agrees with ``legal_actions``; states are values;
+* determinism, position and record round-trips; every hand ends within an action cap.
+
+The default run plays a handful of hands per player count.  Longer soaks (many hands, option
+combinations) are marked ``soak``; their size is set by ``MELDHALL_SOAK_HANDS``::
+
+    MELDHALL_SOAK_HANDS=50 uv run pytest tests/test_properties_classic.py -m soak
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import meldhall
+from meldhall.cards import iter_ids
+from meldhall.errors import IllegalActionError, NotationError
+from meldhall.games.canasta.actions import (
+    Add,
+    Answer,
+    Ask,
+    Deal,
+    Discard,
+    Draw,
+    GoOut,
+    Meld,
+    MeldSpec,
+    Pass,
+    Take,
+    rank_order,
+)
+from meldhall.games.canasta.melds import meld_ok
+from meldhall.games.canasta.values import CLASSIC_VALUES
+from meldhall.games.classic_canasta.scoring import red_three_points
+from meldhall.record import Record, dump_position, dump_record, load_position, load_record
+
+GAME = "classic-canasta"
+PLAYER_COUNTS = (2, 3, 4, 6)
+#: Generous cap on the actions of one hand (a hand that does not end is a bug).
+HAND_CAP = 3000
+#: Large seeds, so that the seed's digits cannot appear in an observation by accident.
+SEED_BASE = 7_340_012_345_678
+#: Physical card identities as they appear in JSON (``7H/1``, ``10S/0``, ``JK/3``).
+PHYSICAL = re.compile(r"\b(?:JK|10|[2-9AKQJ])[SHDC]?/\d+\b")
+
+SOAK_HANDS = int(os.environ.get("MELDHALL_SOAK_HANDS", "40"))
+
+#: Non-default options played in the default run: (players, options).
+OPTION_CASES = [
+    (4, {"wild_ratio": "pagat"}),
+    (2, {"black_three_upcard": "leave"}),
+    (2, {"last_red_three": "may_meld_first"}),
+    (4, {"partner_permission": "compulsory"}),
+    (6, {"partner_permission": "disabled"}),
+    (3, {"three_player_mode": "cutthroat"}),
+    (2, {"two_player_stock_draw": 1}),
+    (4, {"stock_end_forced_take": False}),
+    (3, {"stock_end_forced_take": False, "last_red_three": "may_meld_first"}),
+]
+
+#: Option values crossed in the soak run.
+SOAK_OPTION_AXES = {
+    "wild_ratio": ["seed", "pagat"],
+    "black_three_upcard": ["cover", "leave"],
+    "last_red_three": ["end_immediately", "may_meld_first"],
+    "partner_permission": ["optional", "disabled", "compulsory"],
+    "stock_end_forced_take": [True, False],
+    "unfrozen_take_with_wild": [True, False],
+    "frozen_until_side_melds": [True, False],
+    "single_card_pile_restriction": [True, False],
+    "red_three_upcard_freezes": [True, False],
+    "concealed_exempt_from_minimum": [True, False],
+}
+
+
+# ------------------------------------------------------------------------------------------
+# invariants of one state
+
+
+def places(s) -> list[tuple[str, int]]:
+    """Every place a card can be, as (name, bitmask)."""
+    out = [(f"hand of seat {i}", h) for i, h in enumerate(s.hands)]
+    out.append(("stock", sum(1 << c for c in set(s.stock))))
+    out.append(("pile", sum(1 << c for c in set(s.pile))))
+    for side, melds in enumerate(s.melds):
+        for m in melds:
+            if m is not None:
+                out.append((f"side {side} meld of rank {m.rank}", m.mask))
+    out.extend((f"red threes of seat {i}", m) for i, m in enumerate(s.red3))
+    return out
+
+
+def check_conservation(s) -> None:
+    """CC-2.3: every physical card (ids 0..pack.size-1) is in exactly one place."""
+    pack = s.pack
+    assert len(set(s.stock)) == len(s.stock), "a card is twice in the stock"
+    assert len(set(s.pile)) == len(s.pile), "a card is twice in the pile"
+    seen = 0
+    total = 0
+    all_places = places(s)
+    for _, mask in all_places:
+        seen |= mask
+        total += mask.bit_count()
+    if seen == pack.full_mask and total == pack.size:
+        return
+    # explain the failure
+    owner: dict[int, str] = {}
+    for name, mask in all_places:
+        for c in iter_ids(mask):
+            assert c not in owner, (
+                f"{pack.cards[c].physical} is both in {owner[c]} and in {name}")
+            owner[c] = name
+    extra = seen & ~pack.full_mask
+    assert not extra, f"card ids outside the pack: {bin(extra)}"
+    missing = pack.full_mask & ~seen
+    raise AssertionError("cards in no place: " + " ".join(
+        c.physical for c in pack.cards_of(missing)))
+
+
+def check_structure(s) -> None:
+    """Structural invariants that hold after every action."""
+    pack = s.pack
+    opts = s.options
+    rm = pack.rank_mask
+    red = pack.red_threes
+    for seat in range(s.players):
+        assert not s.hands[seat] & red, f"CC-9.1: seat {seat} holds a red three"
+        assert s.red3[seat] & ~red == 0, f"seat {seat}'s red-three row holds another card"
+        assert s.known[seat] & ~s.hands[seat] == 0, f"seat {seat}: known card not in hand"
+    wild_mask = rm[0] | rm[2]
+    for side, melds in enumerate(s.melds):
+        assert len(melds) == 14
+        for r, m in enumerate(melds):
+            if m is None:
+                continue
+            assert m.rank == r
+            nat = (m.mask & rm[r]).bit_count()
+            assert m.naturals == nat, f"side {side} meld {r}: naturals {m.naturals} vs cards {nat}"
+            assert m.twos == (m.mask & rm[2]).bit_count()
+            assert m.jokers == (m.mask & rm[0]).bit_count()
+            assert m.mask & ~(rm[r] | wild_mask) == 0, f"meld of {r} holds another rank"
+            assert m.size == m.mask.bit_count()
+            if r == 3:
+                assert m.mask & red == 0 and m.wilds == 0, "CC-9.5: bad black-three meld"
+                assert 3 <= m.size <= (6 if s.players == 6 else 4)
+            else:
+                assert r not in (0, 2), "CC-6.3: a meld of wild cards"
+                assert m.size >= 3, f"CC-6.1: side {side} meld of {r} has {m.size} cards"
+                assert meld_ok(m.naturals, m.wilds, opts.wild_ratio), (
+                    f"CC-6.2: side {side} meld of {r}: {m.naturals} naturals, {m.wilds} wild")
+    if s.outcome is None:
+        # while a hand is in play nobody has gone out, so everyone holds a card (CC-10.2)
+        assert all(h for h in s.hands), "a hand is empty but the hand has not ended"
+        assert s.phase in ("draw", "meld", "consent")
+    else:
+        assert s.phase in ("hand_end", "game_over")
+    la = s.legal_actions()
+    if s.is_terminal:
+        assert la == [] and s.to_act == ()
+        oc = s.outcome
+        assert oc.winners, "CC-13.2: a finished game has winners"
+        assert max(s.scores) >= opts.target
+        assert set(oc.winners) == {i for i, v in enumerate(s.scores) if v == max(s.scores)}
+    else:
+        assert la, f"no legal action in a live state ({s!r})"
+        assert len(s.to_act) == 1
+        assert la == s.legal_actions(), "legal_actions is not deterministic"
+        assert len(set(la)) == len(la), "legal_actions lists an action twice"
+        other = [x for x in range(s.players) if x not in s.to_act]
+        for x in other:
+            assert s.legal_actions(x) == []
+
+
+# ------------------------------------------------------------------------------------------
+# scoring
+
+
+def check_scoring(prev, s) -> None:
+    """CC-12: the breakdown of the hand just ended adds up, and totals are cumulative."""
+    oc = s.outcome
+    assert oc is not None
+    assert oc.hand == s.hand_no
+    opts = s.options
+    assert len(oc.results) == len(prev.scores) == len(s.scores)
+    V = CLASSIC_VALUES
+    for col, res in enumerate(oc.results):
+        assert res.side == col
+        assert sum(ln.points for ln in res.lines) == res.hand_score, (
+            f"column {col}: lines add up to {sum(ln.points for ln in res.lines)}, "
+            f"hand_score is {res.hand_score}")
+        assert res.total == prev.scores[col] + res.hand_score, "totals are not cumulative"
+        assert s.scores[col] == res.total
+        for ln in res.lines:
+            assert ln.rule_id.startswith("CC-12."), ln
+        # an independent recount of each category of the breakdown
+        side = s.side_of[col] if opts.cutthroat else col
+        side_seats = [x for x in range(s.players) if s.side_of[x] == side]
+        melds = [m for m in s.melds[side] if m is not None]
+
+        def pts(rule, lines=res.lines):
+            return sum(ln.points for ln in lines if ln.rule_id == rule)
+
+        meld_value = sum(m.naturals * V[m.rank] + m.twos * V[2] + m.jokers * V[0]
+                         for m in melds)
+        assert pts("CC-12.1") == meld_value, f"column {col}: meld card values"
+        canastas = [m for m in melds if m.rank != 3 and m.size >= 7]
+        assert pts("CC-12.2") == sum(500 if m.wilds == 0 else 300 for m in canastas)
+        hidden_lines = [ln for ln in res.lines if ln.rule_id == "CC-12.3"]
+        assert len(hidden_lines) <= len(canastas)
+        assert all(ln.points == opts.hidden_canasta_bonus for ln in hidden_lines)
+        red_seats = [col] if opts.cutthroat else side_seats
+        r3 = sum(s.red3[x].bit_count() for x in red_seats)
+        r3_pts = red_three_points(r3, s.players)
+        assert pts("CC-12.4") == (r3_pts if melds else -r3_pts), f"column {col}: red threes"
+        out_bonus = 0
+        if oc.went_out is not None and s.side_of[oc.went_out] == side:
+            out_bonus = opts.concealed_bonus if oc.how == "went_out_concealed" else 100
+        assert pts("CC-12.5") == out_bonus, f"column {col}: going-out bonus"
+        held = sum(V[c.rank] for x in side_seats for c in s.hand_cards(x))
+        assert pts("CC-12.6") == -held, f"column {col}: cards left in hand"
+    if oc.how in ("went_out", "went_out_concealed"):
+        assert oc.went_out is not None and s.hands[oc.went_out] == 0
+    else:
+        assert oc.went_out is None
+        assert oc.how in ("stock_exhausted", "last_red_three")
+
+
+# ------------------------------------------------------------------------------------------
+# observations and information
+
+
+def public_physical(s, seat: int) -> set[str]:
+    """Physical cards ``seat`` may see: melds, pile, red threes, known-in-hand, own hand."""
+    pack = s.pack
+    mask = s.hands[seat]
+    for melds in s.melds:
+        for m in melds:
+            if m is not None:
+                mask |= m.mask
+    for c in s.pile:
+        mask |= 1 << c
+    for m in s.red3:
+        mask |= m
+    for m in s.known:
+        mask |= m
+    return {c.physical for c in pack.cards_of(mask)}
+
+
+def hidden_from(s, seat: int) -> int:
+    """Bitmask of the cards ``seat`` cannot see (other hands except known cards, the stock)."""
+    mask = sum(1 << c for c in s.stock)
+    for x, h in enumerate(s.hands):
+        if x != seat:
+            mask |= h & ~s.known[x]
+    return mask
+
+
+def reshuffle_hidden(s, seat: int, rng: random.Random):
+    """A state that ``seat`` cannot tell from ``s``: the cards hidden from ``seat`` (other
+    hands except publicly known cards, and the stock) are dealt again at random.  Red threes in
+    the stock stay in the stock (red threes are never held, CC-9.1)."""
+    pack = s.pack
+    red = pack.red_threes
+    d = dump_position(s)
+    slots = []  # (where, index) for each hidden non-red-three card
+    pool = []
+    for x, h in enumerate(s.hands):
+        if x == seat:
+            continue
+        for c in pack.cards_of(h & ~s.known[x]):
+            slots.append(("hand", x))
+            pool.append(c.physical)
+    stock_phys = [pack.cards[c].physical for c in reversed(s.stock)]  # dump order: top first
+    for i, c in enumerate(reversed(s.stock)):
+        if not (red >> c) & 1:
+            slots.append(("stock", i))
+            pool.append(pack.cards[c].physical)
+    rng.shuffle(pool)
+    hands = [[c.physical for c in pack.cards_of(s.known[x])]
+             if x != seat else list(d["hands"][x]) for x in range(s.players)]
+    for (where, i), card in zip(slots, pool):
+        if where == "hand":
+            hands[i].append(card)
+        else:
+            stock_phys[i] = card
+    rng.shuffle(stock_phys)
+    d["hands"] = hands
+    d["stock"] = stock_phys
+    return load_position(d)
+
+
+def check_observation(s, seat: int, rng: random.Random, *, reshuffle: bool = True) -> None:
+    """CC-5.9 for one seat: scan the observation for hidden cards, the stock and the seed; the
+    observation and ``sample_state`` do not depend on the real hidden cards."""
+    obs = s.observation(seat)
+    assert obs.seat == seat
+    j = obs.to_json()
+    text = json.dumps(j, ensure_ascii=False)
+    assert json.loads(text) == j, "observation JSON does not round-trip"
+    plain = obs.to_text()
+    allowed = public_physical(s, seat)
+    for blob in (text, plain):
+        for tok in PHYSICAL.findall(blob):
+            assert tok in allowed, f"seat {seat} sees {tok}, which is hidden from it"
+        for secret in (str(s.seed), str(_hand_seed(s))):
+            # (short seeds' digits occur everywhere; the playouts use long seeds)
+            assert len(secret) < 9 or secret not in blob, (
+                f"the seed {secret} is in seat {seat}'s observation")
+    assert len(str(s.seed)) < 9 or str(s.seed) not in repr(obs), (
+        "the seed is inside the observation object")
+    for x in range(s.players):
+        assert j["hand_sizes"][x] == s.hands[x].bit_count()
+    assert j["stock_size"] == len(s.stock)
+    assert sorted(j["hand"]) == sorted(c.physical for c in s.hand_cards(seat))
+    # the pile is public in order (CC-5.9), the stock order never
+    assert j["pile"] == [s.pack.cards[c].physical for c in s.pile]
+    assert "stock" not in j and "seed" not in j and "hands" not in j
+
+    sample_seed = rng.getrandbits(32)
+    sampled = obs.sample_state(random.Random(sample_seed))
+    check_sampled(s, seat, sampled)
+    if not reshuffle or s.outcome is not None:
+        return
+    # a state that differs only in what ``seat`` cannot see must look exactly the same
+    twin = reshuffle_hidden(s, seat, rng)
+    check_conservation(twin)
+    tobs = twin.observation(seat)
+    assert tobs.to_json() == j, f"seat {seat}'s observation depends on hidden cards"
+    assert tobs.to_text() == plain, f"seat {seat}'s text view depends on hidden cards"
+    tsampled = tobs.sample_state(random.Random(sample_seed))
+    assert _world(tsampled) == _world(sampled), "sample_state depends on the real hidden cards"
+
+
+def _world(s):
+    """What sample_state deals (the public fields are copied from the observation)."""
+    return s.hands, s.stock, s.seed, s.pile, s.red3, s.known, s.scores
+
+
+def _hand_seed(s) -> int:
+    from meldhall.games.classic_canasta.state import _hand_seed as hs
+
+    return hs(s.seed, s.hand_no)
+
+
+def check_sampled(s, seat: int, sampled) -> None:
+    """``sample_state`` agrees with everything ``seat`` knows and is itself a valid state."""
+    assert sampled.hands[seat] == s.hands[seat]
+    assert [h.bit_count() for h in sampled.hands] == [h.bit_count() for h in s.hands]
+    assert len(sampled.stock) == len(s.stock)
+    assert sampled.pile == s.pile
+    assert sampled.red3 == s.red3
+    assert sampled.known == s.known
+    for a, b in zip(sampled.melds, s.melds):
+        assert [(m.rank, m.mask) if m else None for m in a] == \
+               [(m.rank, m.mask) if m else None for m in b]
+    assert sampled.scores == s.scores and sampled.phase == s.phase
+    assert sampled.turn == s.turn and sampled.to_act == s.to_act
+    for x in range(s.players):
+        if x != seat:
+            assert sampled.known[x] & ~sampled.hands[x] == 0
+    check_conservation(sampled)
+    # B1 (/tmp/engine_bugs.md): sample_state deals red threes into hands; checked by
+    # test_sample_state_never_deals_red_threes_into_hands instead
+    check_structure(sampled)
+    if seat in s.to_act:
+        assert sampled.legal_actions() == s.legal_actions(), (
+            "the sampled state offers the observer other actions than the real one")
+
+
+# ------------------------------------------------------------------------------------------
+# legality
+
+
+def _canon(specs) -> tuple[MeldSpec, ...]:
+    by_rank: dict[int, MeldSpec] = {}
+    for sp in specs:
+        by_rank.setdefault(sp.rank, sp)
+    return tuple(sorted(by_rank.values(), key=lambda m: -rank_order(m.rank)))
+
+
+def _rand_spec(rng: random.Random, rank: int | None = None) -> MeldSpec:
+    r = rng.randrange(14) if rank is None else rank
+    return MeldSpec(r, rng.randint(0, 8), rng.randint(0, 3), rng.randint(0, 3))
+
+
+def _bump(spec: MeldSpec, rng: random.Random) -> MeldSpec:
+    field = rng.choice(("naturals", "twos", "jokers"))
+    delta = rng.choice((-1, 1))
+    vals = {"naturals": spec.naturals, "twos": spec.twos, "jokers": spec.jokers}
+    vals[field] = max(0, vals[field] + delta)
+    return MeldSpec(spec.rank, **vals)
+
+
+def mutations(a, rng: random.Random) -> list:
+    """Near misses of a legal action."""
+    out = []
+    if isinstance(a, Take):
+        for _ in range(3):
+            sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
+            out.append(Take(a.rank, sp.naturals, sp.twos, sp.jokers, a.extra))
+        out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
+                        _canon(a.extra + (_rand_spec(rng),))))
+        if a.extra:
+            out.append(Take(a.rank, a.naturals, a.twos, a.jokers, a.extra[1:]))
+            out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
+                            _canon((_bump(a.extra[0], rng),) + a.extra[1:])))
+    elif isinstance(a, (Meld, GoOut)):
+        specs = list(a.melds)
+        i = rng.randrange(len(specs))
+        bumped = _canon(specs[:i] + [_bump(specs[i], rng)] + specs[i + 1:])
+        grown = _canon(specs + [_rand_spec(rng)])
+        fewer = tuple(specs[1:])
+        if isinstance(a, Meld):
+            out += [Meld(bumped), Meld(grown)]
+            if fewer:
+                out.append(Meld(fewer))
+        else:
+            out += [GoOut(bumped, a.discard), GoOut(grown, a.discard),
+                    GoOut(a.melds, None if a.discard is not None else rng.randrange(14)),
+                    GoOut(a.melds, rng.randrange(14))]
+            if fewer:
+                out.append(GoOut(fewer, a.discard))
+    elif isinstance(a, Add):
+        sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
+        out.append(Add(a.rank, sp.naturals, sp.twos, sp.jokers))
+        out.append(Add(rng.randrange(14), a.naturals, a.twos, a.jokers))
+        out.append(Add(a.rank, a.naturals + 1, a.twos, a.jokers))
+    elif isinstance(a, Discard):
+        out.append(Discard(rng.randrange(14)))
+    return out
+
+
+def candidate_actions(s, rng: random.Random, legal) -> list:
+    """Actions of every kind, most of them illegal here: fixed forms, random forms (kinds
+    0..13, counts >= 0, often cards not held) and near misses of legal ones."""
+    n = s.players
+    out = [Draw(), Pass(), Deal(), Answer(True), Answer(False), Meld(())]
+    out += [Ask(p) for p in range(-1, n + 1)]
+    out += [Discard(k) for k in range(14)]
+    top = s.pack.rank_of[s.pile[-1]] if s.pile else rng.randrange(14)
+    for _ in range(4):
+        r = rng.choice((top, rng.randrange(14)))
+        sp = _rand_spec(rng, r)
+        extra = _canon(_rand_spec(rng) for _ in range(rng.choice((0, 0, 1, 2))))
+        out.append(Take(r, sp.naturals, sp.twos, sp.jokers, extra))
+        out.append(Meld(_canon(_rand_spec(rng) for _ in range(rng.randint(1, 3)))))
+        sp = _rand_spec(rng)
+        out.append(Add(sp.rank, min(sp.naturals, 4), sp.twos, sp.jokers))
+        out.append(GoOut(_canon(_rand_spec(rng) for _ in range(rng.randint(1, 3))),
+                         rng.choice((None, rng.randrange(14)))))
+    for a in rng.sample(legal, min(6, len(legal))):
+        out.extend(mutations(a, rng))
+    seen = set()
+    uniq = []
+    for a in out:
+        if a not in seen:
+            seen.add(a)
+            uniq.append(a)
+    return uniq
+
+
+def malformed_actions(s, rng: random.Random) -> list:
+    """Actions no notation produces: kinds outside 0..13 and negative counts."""
+    out = [Discard(14), Discard(-1), Add(14, 1), Add(-1, 1), Take(14, 2), Take(-1, 2),
+           Meld((MeldSpec(14, 3),)), Meld((MeldSpec(-1, 3),)), GoOut((MeldSpec(4, 3),), 14),
+           Ask(99)]
+    counts = s.hand_counts(s.to_act[0]) if s.to_act else [0] * 14
+    for r in range(14):
+        for nat, tw, jk in ((3, 1, -1), (3, -1, 1), (2, 2, -1), (4, -1, 0), (-1, 2, 2)):
+            if counts[r] >= max(nat, 0):
+                out.append(Meld((MeldSpec(r, nat, tw, jk),)))
+                out.append(Add(r, nat, tw, jk))
+                out.append(Take(r, nat - 1, tw, jk))
+                out.append(GoOut((MeldSpec(r, nat, tw, jk),), None))
+    rng.shuffle(out)
+    return out
+
+
+def check_illegal(s, a) -> None:
+    """``a`` is illegal in ``s``: check and apply refuse it with a CC- rule ID."""
+    assert not s.is_legal(a), f"{a!r} is legal but not in legal_actions()"
+    with pytest.raises(IllegalActionError) as ei:
+        s.check(a)
+    assert ei.value.rule_id.startswith("CC-"), ei.value.rule_id
+    assert ei.value.reason
+    with pytest.raises(IllegalActionError) as ei:
+        s.apply(a)
+    assert ei.value.rule_id.startswith("CC-") and ei.value.reason
+
+
+def check_legality(s, rng: random.Random, *, candidates: bool = True) -> None:
+    """Every legal action applies (and leaves ``s`` unchanged); illegal ones are refused."""
+    before = dump_position(s)
+    legal = s.legal_actions()
+    for a in legal:
+        assert s.is_legal(a), f"{a} is listed but not legal"
+        s.check(a)
+        for seat in s.to_act:
+            assert s.is_legal(a, seat)
+        t = s.apply(a)
+        check_conservation(t)
+        # notation round trip (docs/notation.md)
+        assert s.parse_action(str(a)) == a, f"{str(a)!r} does not parse back"
+    for a in legal[:3]:
+        for seat in range(s.players):
+            if seat not in s.to_act:
+                with pytest.raises(IllegalActionError) as ei:
+                    s.apply(a, seat)
+                assert ei.value.rule_id.startswith("CC-")
+    if candidates:
+        legal_set = set(legal)
+        for a in candidate_actions(s, rng, legal):
+            if a in legal_set:
+                continue
+            check_illegal(s, a)
+    assert dump_position(s) == before, "applying or checking an action changed the state"
+
+
+# ------------------------------------------------------------------------------------------
+# positions and records
+
+
+def check_position_roundtrip(s) -> None:
+    d = dump_position(s)
+    text = json.dumps(d)
+    back = load_position(text)
+    assert back == s, "load_position(dump_position(s)) != s"
+    assert dump_position(back) == d
+    assert back.legal_actions() == s.legal_actions()
+    assert back.to_act == s.to_act and back.phase == s.phase
+
+
+def check_record_roundtrip(s, initial_dealer: int) -> None:
+    rec = Record.from_state(s, initial_dealer)
+    text = dump_record(rec)
+    back = load_record(text)
+    assert back.actions == rec.actions
+    final = back.final_state()
+    assert final == s, "replaying the record does not reproduce the state"
+
+
+# ------------------------------------------------------------------------------------------
+# playouts
+
+
+class Playout:
+    """A seeded random playout with property checks after every action.
+
+    Args:
+        players, seed, options: the game.
+        hands: stop after this many hands have been scored (or at game over).
+        full: run the expensive checks (every legal action, illegal candidates, observations
+            of every seat with a reshuffled twin, position round-trip) after every action.
+    """
+
+    def __init__(self, players: int, seed: int, options: dict | None = None, *,
+                 hands: int = 2, full: bool = True, all_twins: bool = False):
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.hands = hands
+        self.full = full
+        self.all_twins = all_twins
+        self.steps = 0
+        self.rng = random.Random(seed * 31 + players)
+        self.check_rng = random.Random(seed * 17 + 5)
+        self.actions: list[str] = []
+        self.states = []
+
+    def new(self):
+        return meldhall.new_game(GAME, players=self.players, seed=self.seed,
+                                 options=dict(self.options) if self.options else None)
+
+    def check_state(self, s) -> None:
+        check_conservation(s)
+        check_structure(s)
+        if self.full:
+            # every seat's view is scanned; the (costlier) reshuffled-twin comparison is made
+            # for the seat to act and one more seat in rotation (all seats in the soak)
+            self.steps += 1
+            twins = {self.steps % s.players, *s.to_act}
+            for seat in range(s.players):
+                check_observation(s, seat, self.check_rng,
+                                  reshuffle=self.all_twins or seat in twins)
+            check_legality(s, self.check_rng)
+            check_position_roundtrip(s)
+
+    def run(self):
+        s = self.new()
+        initial_dealer = s.dealer
+        assert s == self.new(), "new_game is not deterministic"
+        self.check_state(s)
+        scored = 0
+        hand_steps = 0
+        while not s.is_terminal:
+            legal = s.legal_actions()
+            a = self.rng.choice(legal)
+            prev = s
+            s = s.apply(a)
+            self.actions.append(str(a))
+            if isinstance(a, Deal):
+                hand_steps = 0
+            else:
+                hand_steps += 1
+            assert hand_steps <= HAND_CAP, (
+                f"hand {s.hand_no} has not ended after {HAND_CAP} actions "
+                f"(players={self.players}, seed={self.seed}, options={self.options})")
+            self.check_state(s)
+            if s.outcome is not None and prev.outcome is None:
+                check_scoring(prev, s)
+                check_record_roundtrip(s, initial_dealer)
+                scored += 1
+                if scored >= self.hands:
+                    break
+            elif s.outcome is None and not isinstance(a, Deal):
+                assert s.scores == prev.scores, "scores changed during a hand"
+                assert len(s.stock) <= len(prev.stock), "the stock grew during a hand"
+        check_record_roundtrip(s, initial_dealer)
+        self.final = s
+        return s
+
+    def replay(self):
+        """Same seed, same actions: the identical game."""
+        s = self.new()
+        for text in self.actions:
+            s = s.apply(s.parse_action(text))
+        return s
+
+
+def _repro(p: Playout) -> str:
+    return (f"players={p.players} seed={p.seed} options={p.options} "
+            f"after {len(p.actions)} actions; last: {p.actions[-5:]}")
+
+
+def run_playout(players, seed, options=None, *, hands=2, full=True,
+                all_twins=False) -> Playout:
+    p = Playout(players, seed, options, hands=hands, full=full, all_twins=all_twins)
+    try:
+        p.run()
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n  reproduce: {_repro(p)}") from exc
+    return p
+
+
+# ------------------------------------------------------------------------------------------
+# default tests
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("k", range(2))
+def test_random_playout_full_checks(players, k):
+    """Two hands per game (one with six players: the slowest), every property checked after
+    every action."""
+    p = run_playout(players, SEED_BASE + 101 * k + players, hands=1 if players == 6 else 2)
+    assert p.replay() == p.final, "same seed and actions gave a different game"
+
+
+@pytest.mark.parametrize("players,options", OPTION_CASES,
+                         ids=[f"{n}p-" + "-".join(f"{k}={v}" for k, v in o.items())
+                              for n, o in OPTION_CASES])
+def test_random_playout_options(players, options):
+    p = run_playout(players, SEED_BASE + 7 * players + len(str(options)), options, hands=1)
+    assert p.replay() == p.final
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_many_hands_light_checks(players):
+    """More hands with the cheaper checks (conservation, structure, scoring, records)."""
+    run_playout(players, SEED_BASE + 999 + players, hands=8, full=False)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_whole_game_reaches_game_over(players):
+    """A whole game to the target (CC-13): terminal, winners, no action accepted after."""
+    p = run_playout(players, SEED_BASE + 4242 + players, hands=10_000, full=False)
+    s = p.final
+    assert s.is_terminal and s.phase == "game_over"
+    for a in (Draw(), Deal(), Discard(4), Pass(), Answer(True)):
+        with pytest.raises(IllegalActionError) as ei:
+            s.apply(a)
+        assert ei.value.rule_id.startswith("CC-")
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_determinism_same_seed_same_game(players):
+    a = run_playout(players, SEED_BASE + 55, hands=3, full=False)
+    b = run_playout(players, SEED_BASE + 55, hands=3, full=False)
+    assert a.actions == b.actions
+    assert dump_position(a.final) == dump_position(b.final)
+    c = meldhall.new_game(GAME, players=players, seed=SEED_BASE + 56)
+    assert dump_position(c) != dump_position(a.new()), "different seeds, same deal"
+
+
+def test_states_are_values():
+    """Applying an action never changes the state it was applied to."""
+    s = meldhall.new_game(GAME, players=4, seed=SEED_BASE)
+    rng = random.Random(3)
+    for _ in range(300):
+        if s.is_terminal:
+            break
+        before = dump_position(s)
+        obs_before = s.observation(s.to_act[0]).to_json()
+        la = s.legal_actions()
+        nxt = [s.apply(a) for a in la]
+        assert dump_position(s) == before
+        assert s.observation(s.to_act[0]).to_json() == obs_before
+        assert s.legal_actions() == la
+        s = rng.choice(nxt)
+
+
+# ------------------------------------------------------------------------------------------
+# hypothesis: action sequences chosen by hypothesis (shrinks to a minimal counterexample)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(SEED_BASE, SEED_BASE + 2**40),
+       data=st.data())
+def test_hypothesis_action_sequences(players, seed, data):
+    s = meldhall.new_game(GAME, players=players, seed=seed)
+    rng = random.Random(seed)
+    history = []
+    for _ in range(120):
+        if s.is_terminal:
+            break
+        legal = s.legal_actions()
+        a = legal[data.draw(st.integers(0, len(legal) - 1), label="action index")]
+        history.append(str(a))
+        prev = s
+        s = s.apply(a)
+        check_conservation(s)
+        check_structure(s)
+        if s.outcome is not None and prev.outcome is None:
+            check_scoring(prev, s)
+        check_observation(s, rng.randrange(players), rng)
+        check_position_roundtrip(s)
+    replayed = meldhall.new_game(GAME, players=players, seed=seed)
+    for text in history:
+        replayed = replayed.apply_text(text)
+    assert replayed == s
+
+
+_TOKENS = ["A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4", "3", "3S", "3C", "3H",
+           "3D", "2", "JK", "joker", "KH", "10s", "Q♦", "7H/1", "X", "0", "11", "", "1"]
+_HEADS = ["draw", "take", "meld", "add", "discard", "out", "ask", "yes", "no", "pass", "deal",
+          "DRAW", "Take", "melt", "go", ""]
+
+
+@st.composite
+def notation(draw):
+    head = draw(st.sampled_from(_HEADS))
+    groups = draw(st.lists(st.lists(st.sampled_from(_TOKENS), max_size=8), max_size=3))
+    body = ", ".join(" ".join(g) for g in groups)
+    tail = draw(st.sampled_from(["", " -> K", " -> 2", " -> 3", "; discard 4", "; discard",
+                                 " -> ", ";", " 1", " 2", " 9"]))
+    return f"{head} {body}{tail}"
+
+
+@pytest.fixture(scope="module")
+def snapshot_states():
+    """States from short playouts of each player count, every phase represented."""
+    out = []
+    for players in PLAYER_COUNTS:
+        s = meldhall.new_game(GAME, players=players, seed=SEED_BASE + players)
+        rng = random.Random(players)
+        for i in range(400):
+            if s.is_terminal:
+                break
+            if i % 7 == 0 or s.phase in ("consent", "hand_end"):
+                out.append(s)
+            s = s.apply(rng.choice(s.legal_actions()))
+    return out
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), text=st.one_of(notation(), st.text(max_size=30)))
+def test_notation_fuzz(snapshot_states, data, text):
+    """Any text either fails to parse (NotationError / IllegalActionError with a CC- rule), or
+    parses to an action that is legal exactly when legal_actions() lists it."""
+    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
+    before = dump_position(s)
+    try:
+        a = s.parse_action(text)
+    except NotationError as exc:
+        assert str(exc)
+        return
+    except IllegalActionError as exc:
+        assert exc.rule_id.startswith("CC-") and exc.reason
+        return
+    legal = s.legal_actions()
+    if a in legal:
+        s.apply(a)
+    else:
+        check_illegal(s, a)
+    assert dump_position(s) == before
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_random_python_actions_agree_with_legal_actions(snapshot_states, data, seed):
+    """is_legal(a) == (a in legal_actions()) for random and mutated actions."""
+    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
+    check_legality(s, random.Random(seed))
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_sample_state_never_deals_red_threes_into_hands(players):
+    """CC-9.1: red threes are never held, so a sampled world holds them only in the stock."""
+    s = meldhall.new_game(GAME, players=players, seed=SEED_BASE)
+    rng = random.Random(players)
+    for step in range(200):
+        if s.is_terminal:
+            break
+        for seat in range(players):
+            t = s.observation(seat).sample_state(random.Random(step * 7 + seat))
+            for x in range(players):
+                assert not t.hands[x] & t.pack.red_threes, (
+                    f"seat {seat}'s sample gives seat {x} a red three (step {step})")
+        s = s.apply(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_malformed_python_actions_are_refused(players):
+    """Kinds outside 0..13 and negative counts are refused with a CC- rule ID, never a
+    KeyError, and never accepted (a negative count would corrupt a meld)."""
+    s = meldhall.new_game(GAME, players=players, seed=SEED_BASE + 3)
+    rng = random.Random(players)
+    for _ in range(250):
+        if s.is_terminal:
+            break
+        before = dump_position(s)
+        for a in malformed_actions(s, rng):
+            with pytest.raises(IllegalActionError) as ei:
+                s.apply(a)
+            assert ei.value.rule_id.startswith("CC-")
+        assert dump_position(s) == before
+        s = s.apply(rng.choice(s.legal_actions()))
+
+
+B3_ACTIONS = [
+    "take 10 10, 5 5 5 5", "discard 8", "draw", "discard 8", "draw", "discard K", "draw",
+    "discard A", "take A 2", "discard J", "draw", "meld K K JK, Q Q 2", "discard 5", "draw",
+    "add 10 10 -> 10", "discard Q", "draw", "add K 2 -> K", "discard Q", "draw", "meld 8 8 8",
+    "discard K", "take", "discard 9", "draw", "add 2 -> 10", "discard 3", "draw",
+    "meld 4 4 4 JK", "discard 7", "draw", "ask 0", "yes",
+]
+
+
+def test_sample_state_respects_the_partner_question():
+    """CC-10.5: "may I go out?" is asked only by a player who can go out, and "yes" obliges
+    them to; a sampled world must never leave the asker without a legal action."""
+    s = meldhall.new_game(GAME, players=4, seed=28)
+    for text in B3_ACTIONS:
+        s = s.apply_text(text)
+    assert s.permission is True and s.legal_actions()
+    for seat in range(4):
+        for k in range(20):
+            t = s.observation(seat).sample_state(random.Random(k))
+            assert t.legal_actions(), f"seat {seat}'s sample {k} has no legal action"
+
+
+# ------------------------------------------------------------------------------------------
+# information carried by the choice of physical copies
+
+
+def test_physical_copy_choice_does_not_reveal_other_cards():
+    """CC-5.9: the engine chooses which physical copy of a kind leaves a hand; that choice
+    must not tell the table anything about the rest of the hand.  If it always took the copy
+    with the lowest card id, discarding e.g. KC/1 (the highest-id king) would show that the
+    player holds no other king.  Over many discards from hands holding two or more copies of
+    the discarded kind, a copy with a lower id and a copy with a higher id must each sometimes
+    stay behind."""
+    lower_kept = higher_kept = multi = 0
+    for players in (2, 4):
+        for k in range(6):
+            s = meldhall.new_game(GAME, players=players, seed=SEED_BASE + 31 * k)
+            rng = random.Random(k)
+            while not s.is_terminal and multi < 400:
+                a = rng.choice(s.legal_actions())
+                if isinstance(a, Discard) and s.phase == "meld":
+                    seat = s.turn
+                    copies = s.hands[seat] & s.pack.rank_mask[a.kind]
+                    t = s.apply(a)
+                    if copies.bit_count() >= 2 and t.pile and t.outcome is None:
+                        gone = t.pile[-1]
+                        kept = [c for c in range(s.pack.size) if (copies >> c) & 1 and c != gone]
+                        multi += 1
+                        lower_kept += any(c < gone for c in kept)
+                        higher_kept += any(c > gone for c in kept)
+                    s = t
+                    continue
+                s = s.apply(a)
+                if s.phase == "hand_end":
+                    s = s.apply(Deal())
+    assert multi >= 100
+    assert lower_kept and higher_kept, (
+        f"in {multi} discards from several copies, a lower-id copy stayed {lower_kept} times "
+        f"and a higher-id copy {higher_kept} times: the physical card discarded reveals the "
+        "rest of the hand")
+
+
+# ------------------------------------------------------------------------------------------
+# soak runs (deselected by default: -m soak; size from MELDHALL_SOAK_HANDS)
+
+
+def _soak_option_sets():
+    """A covering set of option combinations: every value of every axis appears, with the
+    other axes varied pseudo-randomly."""
+    rng = random.Random(2024)
+    names = list(SOAK_OPTION_AXES)
+    combos = []
+    width = max(len(v) for v in SOAK_OPTION_AXES.values())
+    for i in range(max(width, 6)):
+        combos.append({n: SOAK_OPTION_AXES[n][(i + rng.randrange(7)) % len(SOAK_OPTION_AXES[n])]
+                       for n in names})
+    return combos
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_soak_default_options(players):
+    budget = SOAK_HANDS
+    games = 0
+    while budget > 0:
+        hands = min(budget, 10)
+        run_playout(players, SEED_BASE + 10_000 + 97 * games + players, hands=hands,
+                    full=games % 5 == 0, all_twins=True)
+        budget -= hands
+        games += 1
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("combo", range(len(_soak_option_sets())))
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_soak_option_combinations(players, combo):
+    options = dict(_soak_option_sets()[combo])
+    if players == 3 and combo % 2:
+        options["three_player_mode"] = "cutthroat"
+    if players == 2 and combo % 2:
+        options["two_player_stock_draw"] = 1
+    hands = max(1, SOAK_HANDS // 8)
+    run_playout(players, SEED_BASE + 20_000 + combo * 13 + players, options, hands=hands,
+                full=combo % 3 == 0, all_twins=True)
+
+
+@pytest.mark.soak
+def test_soak_cutthroat_many_hands():
+    run_playout(3, SEED_BASE + 30_000, {"three_player_mode": "cutthroat"},
+                hands=max(2, SOAK_HANDS // 2), full=False)
