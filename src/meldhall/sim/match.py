@@ -65,13 +65,14 @@ def play_game(game: str, players: int, bot_names: list[str], seed: int,
                 action = legal[0]
             else:
                 action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
+            before = state.outcome
             state = state.apply(action, seat)
             result.actions += 1
             steps_this_hand += 1
             if steps_this_hand > ACTION_CAP_PER_HAND:
                 raise RuntimeError(f"hand {state.hand_no} exceeded {ACTION_CAP_PER_HAND} actions")
             oc = state.outcome
-            if oc is not None and state.phase in ("hand_end", "game_over"):
+            if oc is not None and oc is not before:  # a hand has just been scored
                 result.hands += 1
                 result.hand_scores.append([r.hand_score for r in oc.results])
                 steps_this_hand = 0
