@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from meldhall.cards import Pack, parse_card
-from meldhall.errors import IllegalActionError
+from meldhall.errors import IllegalActionError, MeldhallError
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.record import POSITION_FORMAT, dump_position, load_position
 
-__all__ = ["build", "assert_illegal", "legal_texts", "play", "result", "hand_of", "meld_text"]
+__all__ = ["assert_illegal", "build", "hand_of", "legal_texts", "meld_text", "play", "result"]
 
 
 def _toks(spec) -> list[str]:
@@ -64,7 +64,7 @@ class _Alloc:
 
 
 def build(*, players: int = 4, options: dict[str, Any] | None = None, hands=None, melds=(),
-          pile="", stock="", rest: str = "stock", phase: str = "meld", turn: int = 0,
+          pile="", stock="", rest: str | int = "stock", phase: str = "meld", turn: int = 0,
           dealer: int | None = None, hand_no: int = 0, made=(), buys=None, rebuilds: int = 0,
           taken: str | None = None, contract_now: bool = False, queue=(),
           upcard_from: int | None = None, scores=None, deal_scores=(), jokers_now: int = 0,
@@ -77,8 +77,8 @@ def build(*, players: int = 4, options: dict[str, Any] | None = None, hands=None
         melds: ``[(owner, "5D 6D JK=7D 8D"), …]`` in table order (meld 1 first).
         pile: discard pile cards, bottom first (the last one is the upcard).
         stock: the top cards of the stock, top first.
-        rest: where the unnamed cards go: ``"stock"`` (under ``stock``) or ``"pile"`` (under
-            ``pile``).
+        rest: where the unnamed cards go: ``"stock"`` (under ``stock``), ``"pile"`` (under
+            ``pile``) or a seat number (into that hand, for a tiny stock and pile).
         taken: the card the player in turn took as their draw this turn (e.g. ``"9C/0"``).
     """
     opts = ShanghaiOptions.from_json({**(options or {}), "player_count": players})
@@ -91,8 +91,6 @@ def build(*, players: int = 4, options: dict[str, Any] | None = None, hands=None
                                                                           _toks(stock)]
     for g in groups:
         alloc.reserve(g)
-    if taken and "/" in taken:
-        pass  # the taken card must also be named in the hand
     hand_cards = [[alloc.take(t) for t in _toks(h)] for h in hands]
     meld_docs = [{"owner": owner, "cards": [alloc.take(t) for t in _toks(m)]}
                  for owner, m in melds]
@@ -103,8 +101,10 @@ def build(*, players: int = 4, options: dict[str, Any] | None = None, hands=None
         stock_cards += leftover
     elif rest == "pile":
         pile_cards = leftover + pile_cards
+    elif isinstance(rest, int) and 0 <= rest < players:
+        hand_cards[rest] = hand_cards[rest] + leftover
     else:
-        raise ValueError("rest must be 'stock' or 'pile'")
+        raise ValueError("rest must be 'stock', 'pile' or a seat number")
     if dealer is None:
         dealer = (turn - 1) % players
     taken_phys = None
@@ -159,7 +159,7 @@ def assert_illegal(state, text: str, rule: str, seat: int | None = None) -> Ille
 def _parses(state, text: str) -> bool:
     try:
         state.parse_action(text)
-    except Exception:
+    except MeldhallError:
         return False
     return True
 
