@@ -44,6 +44,11 @@ def set_item(t: tuple, i: int, v) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
 
+def hand_seed(seed: int, hand_no: int) -> int:
+    """The shuffle seed of hand ``hand_no`` of a game seeded ``seed``."""
+    return (seed * 1_000_003 + hand_no * 7919 + 12345) & ((1 << 63) - 1)
+
+
 def wild_splits(lo: int, hi: int, twos: int, jokers: int) -> Iterator[tuple[int, int]]:
     """(twos, jokers) pairs with ``lo <= twos + jokers <= hi`` within the counts held, in a
     fixed order (fewer wild cards first, twos before jokers)."""

@@ -42,6 +42,7 @@ from meldhall.games.canasta.engine import (
     NO_MELDS,
     CanastaMeld,
     CanastaState,
+    hand_seed,
     interned_add,
     interned_meld,
     kind_name,
@@ -57,6 +58,7 @@ __all__ = ["CONSENT", "DRAW", "GAME_OVER", "HAND_END", "MELD", "ClassicCanastaSt
 DRAW, MELD, CONSENT, HAND_END, GAME_OVER = "draw", "meld", "consent", "hand_end", "game_over"
 _PHASES = (DRAW, MELD, CONSENT, HAND_END, GAME_OVER)
 _Meld = CanastaMeld  # positions load melds through this name
+_hand_seed = hand_seed  # kept for callers of the former private name
 
 V = CLASSIC_VALUES
 _DRAW = Draw()
@@ -161,7 +163,7 @@ class ClassicCanastaState(CanastaState):
         self.first_taker = None
         self.went_out = None
         self._outcome = None
-        self._deal(_hand_seed(self.seed, self.hand_no))
+        self._deal(hand_seed(self.seed, self.hand_no))
         self._begin_turn((self.dealer + 1) % n)
 
     def _begin_turn(self, seat: int) -> None:
@@ -717,6 +719,20 @@ class ClassicCanastaState(CanastaState):
         if not can_go_out(counts, self.side_melds(self._side()), self._required(),
                           opts.wild_ratio, black_three_max=self._b3_max()):
             raise IllegalActionError("CC-10.5", "you cannot go out this turn, so you may not ask")
+        if not opts.concealed_exempt_from_minimum and not self.side_has_melded(self._side()):
+            # CC-10.5 "can go out" includes CC-7: without the CC-7.6 exemption an unmelded
+            # side goes out only with melds that reach the minimum count.
+            minimum = self.minimum_for(seat)
+            need = max(1, self._required())
+            if not any(
+                sum(1 for s in g.melds if s.rank != 3 and s.size >= 7) >= need
+                and sum(s.naturals * V[s.rank] + s.twos * V[TWO] + s.jokers * V[JOKER]
+                        for s in g.melds if s.rank != 3) >= minimum
+                for g in self._go_out_candidates(counts)
+            ):
+                raise IllegalActionError(
+                    "CC-10.5", f"you cannot go out this turn (your side's melds would not reach "
+                    f"the minimum count of {minimum}, CC-7.6), so you may not ask")
 
     # ------------------------------------------------------------------ legal actions
     def _legal(self) -> list[Action]:
@@ -786,7 +802,9 @@ class ClassicCanastaState(CanastaState):
                     mn, mw, msize = m.naturals, m.wilds, m.size
                     for n in range(counts[r], -1, -1):
                         room = (3 if pagat else min(3, mn + n)) - mw
-                        top_w = min(wild_held, room)
+                        # never negative: a meld already over the CC-6.2 wild limit (two melds
+                        # combined by the cutthroat partnership, CC-14.1) still takes naturals
+                        top_w = max(0, min(wild_held, room))
                         for w in range(top_w + 1):
                             if n + w == 0:
                                 continue
@@ -1163,10 +1181,6 @@ def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
     if n in (4, 6):
         return tuple(s % 2 for s in range(n))
     return tuple(range(n))
-
-
-def _hand_seed(seed: int, hand_no: int) -> int:
-    return (seed * 1_000_003 + hand_no * 7919 + 12345) & ((1 << 63) - 1)
 
 
 def new_game(

@@ -1,0 +1,253 @@
+"""What one seat may know of a canasta state: the part both canasta games share.
+
+Public: melds, placed red threes, the whole discard pile in order and whether it is frozen, the
+number of cards in the stock and in each hand, the cards each player took into hand with the
+pile (while they are still there), the log of actions, scores.  Private: the seat's own hand
+(and what a game adds, such as an eligible Railroad kitty).  Never included: other hands, the
+stock order, the game seed (which would reveal future deals).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from meldhall.cards import Pack
+from meldhall.game import Observation, Outcome
+from meldhall.games.canasta.actions import format_kind, rank_order
+
+__all__ = ["CanastaObservation"]
+
+
+@dataclass(frozen=True)
+class CanastaObservation(Observation):
+    """One seat's view of a canasta game.
+
+    Attributes:
+        seat: the observing seat.
+        options: the game's options.
+        hand: bitmask of the seat's own cards (card ids of ``pack``).
+        hand_sizes: cards held by each seat.
+        stock_size: cards left in the stock.
+        public: the public fields of the state (melds, pile, red threes, flags, log …).
+        private: further private information of the seat (game specific, e.g. a kitty).
+    """
+
+    seat: int
+    options: Any
+    hand: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    public: dict
+    private: dict
+
+    #: State attributes copied into ``public`` (each game lists its own).
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = ()
+    GAME: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+
+    @classmethod
+    def from_state(cls, state, seat: int):
+        """The observation of ``seat`` in ``state``."""
+        public = {name: getattr(state, name) for name in cls.PUBLIC_FIELDS}
+        return cls(seat, state.options, state.hands[seat],
+                   tuple(h.bit_count() for h in state.hands), len(state.stock), public,
+                   cls._private_of(state, seat))
+
+    @classmethod
+    def _private_of(cls, state, seat: int) -> dict:
+        return {}
+
+    @property
+    def pack(self) -> Pack:
+        """The pack in play."""
+        return Pack.get(self.options.decks, self.options.jokers)
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.player_count
+
+    @property
+    def phase(self) -> str:
+        """The phase of the observed state."""
+        return self.public["_phase"]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome, once the hand has been scored."""
+        return self.public["_outcome"]
+
+    def hand_cards(self):
+        """The seat's own cards, sorted by rank (list of Card)."""
+        cards = self.pack.cards_of(self.hand)
+        return sorted(cards, key=lambda c: (-rank_order(c.rank) if c.rank else -20, c.suit or 0))
+
+    def upcard(self):
+        """Top card of the pile, or ``None``."""
+        pile = self.public["pile"]
+        return self.pack.cards[pile[-1]] if pile else None
+
+    def _meld_json(self, m, canasta: str | None, **extra) -> dict[str, Any]:
+        return {
+            "rank": "wild" if m.rank == 0 else format_kind(m.rank),
+            "cards": [c.physical for c in self.pack.cards_of(m.mask)],
+            "spec": str(m.spec),
+            "size": m.size,
+            "canasta": canasta,
+            **extra,
+        }
+
+    def melds_of(self, side: int) -> list[dict[str, Any]]:
+        """A side's melds as dicts (``rank``, ``cards``, ``spec``, ``size``, ``canasta`` …)."""
+        raise NotImplementedError
+
+    def minimums(self) -> list[int | None]:
+        """Minimum count per side for its first melding this hand."""
+        raise NotImplementedError
+
+    def log(self) -> list[dict[str, Any]]:
+        """The public log, oldest first."""
+        out = []
+        node = self.public["log"]
+        while node is not None:
+            node, entry = node
+            out.append({"seat": entry[0], "action": entry[1], "note": entry[2]})
+        out.reverse()
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready view: nothing hidden from this seat is included."""
+        p = self.public
+        pack = self.pack
+        outcome = p["_outcome"]
+        nsides = p["nsides"]
+        data = {
+            "game": self.GAME,
+            "seat": self.seat,
+            "players": self.players,
+            "hand_no": p["hand_no"],
+            "dealer": p["dealer"],
+            "turn": p["turn"],
+            "phase": p["_phase"],
+            "side_of": list(p["side_of"]),
+            "scores": list(p["scores"]),
+            "minimums": self.minimums(),
+            "hand": [c.physical for c in self.hand_cards()],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "pile": [pack.cards[c].physical for c in p["pile"]],
+            "pile_frozen": p["pile_frozen"],
+            "melds": [self.melds_of(side) for side in range(nsides)],
+            "red_threes": [[c.physical for c in pack.cards_of(m)] for m in p["red3"]],
+            "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
+            "log": self.log(),
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
+        data.update(self._json_extra())
+        return data
+
+    def _json_extra(self) -> dict[str, Any]:
+        return {}
+
+    def to_text(self) -> str:
+        """A compact plain-text rendering (the CLI draws a richer table)."""
+        j = self.to_json()
+        lines = [f"{self.TITLE} — hand {j['hand_no'] + 1}, seat {self.seat} to see, "
+                 f"turn: seat {j['turn']} ({j['phase']})"]
+        lines.append("Scores: " + ", ".join(f"side {i}: {s}" for i, s in enumerate(j["scores"])))
+        for side, melds in enumerate(j["melds"]):
+            if melds:
+                lines.append(f"Side {side} melds: " + "; ".join(
+                    m["spec"] + (f" [{m['canasta']} canasta]" if m["canasta"] else "")
+                    for m in melds))
+        up = self.upcard()
+        lines.append(f"Pile: {len(j['pile'])} cards, upcard {up if up else '—'}"
+                     + (" (frozen)" if j["pile_frozen"] else "")
+                     + f"; stock {j['stock_size']}")
+        lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ determinization
+    def _seen(self) -> int:
+        """Every card whose place this seat knows."""
+        p = self.public
+        seen = self.hand
+        for side_melds in p["melds"]:
+            for m in side_melds:
+                if m is not None:
+                    seen |= m.mask
+        for c in p["pile"]:
+            seen |= 1 << c
+        for m in p["red3"]:
+            seen |= m
+        for m in p["known"]:
+            seen |= m
+        return seen
+
+    def _state_class(self):
+        raise NotImplementedError
+
+    def _hidden_packets(self) -> list[tuple[str, int, int, bool]]:
+        """Hidden packets other than hands to deal: ``(name, index, size, red_ok)``."""
+        return []
+
+    def _plausible(self, hands: list[int]) -> bool:
+        """Whether sampled hands agree with what the table could infer (default: always)."""
+        return True
+
+    def sample_state(self, rng: random.Random):
+        """A full state consistent with this observation (hidden cards dealt from ``rng``).
+
+        Red threes are never held (they are laid out at once), so hidden red threes go only
+        to the stock or to packets that may hold them (an untaken kitty).
+        """
+        p = self.public
+        pack = self.pack
+        seen = self._seen()
+        red3 = pack.red_threes
+        free = [i for i in range(pack.size) if not (seen >> i) & 1]
+        plain0 = [i for i in free if not (red3 >> i) & 1]
+        reds0 = [i for i in free if (red3 >> i) & 1]
+        packets = self._hidden_packets()
+        for _attempt in range(500):
+            plain = list(plain0)
+            reds = list(reds0)
+            rng.shuffle(plain)
+            rng.shuffle(reds)
+            hands = []
+            for s in range(self.players):
+                if s == self.seat:
+                    hands.append(self.hand)
+                    continue
+                h = p["known"][s]
+                for _ in range(self.hand_sizes[s] - h.bit_count()):
+                    h |= 1 << plain.pop()
+                hands.append(h)
+            # packets that may hold red threes draw from a mix of the rest, red threes included
+            filled: dict[tuple[str, int], int] = {}
+            mixed = plain + reds
+            rng.shuffle(mixed)
+            for name, idx, size, _red_ok in packets:
+                m = 0
+                for _ in range(size):
+                    m |= 1 << mixed.pop()
+                filled[(name, idx)] = m
+            if self._plausible(hands):
+                break
+        st = self._state_class().blank()
+        for name in self.PUBLIC_FIELDS:
+            setattr(st, name, p[name])
+        st.options = self.options
+        st.pack = pack
+        st.seed = rng.getrandbits(62)
+        st.hands = tuple(hands)
+        rng.shuffle(mixed)
+        st.stock = tuple(mixed)
+        self._fill_packets(st, filled)
+        st._cache = None
+        return st
+
+    def _fill_packets(self, state, filled: dict) -> None:
+        """Put the sampled packets into the sampled state."""
