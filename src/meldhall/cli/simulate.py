@@ -139,22 +139,24 @@ def _print_summary(d: dict) -> None:
     t = Table(box=box.SIMPLE_HEAD, title=f"{d['game']}: {d['games']} games, {players} players",
               title_justify="left")
     t.add_column("Side")
+    t.add_column("Seats")
     t.add_column("Bots")
     t.add_column("Wins", justify="right")
     t.add_column("Win rate", justify="right")
-    t.add_column("Final score (mean)", justify="right")
-    t.add_column("Hand score (mean)", justify="right")
+    t.add_column("Final score", justify="right")
+    t.add_column("Per hand", justify="right")
     for side in range(nsides):
         if nsides == players:
             seats = [side]
             label = f"seat {side}"
         else:
             seats = [s for s in range(players) if s % nsides == side]
-            label = f"side {side} (seats {', '.join(map(str, seats))})"
+            label = f"side {side}"
         side_bots = sorted({bots[s] for s in seats}, key=[bots[s] for s in seats].index)
-        t.add_row(label, ", ".join(side_bots), str(d["wins"][side]),
+        t.add_row(label, ", ".join(map(str, seats)), ", ".join(side_bots), str(d["wins"][side]),
                   f"{d['win_rate'][side]:.1%}", f"{d['mean_final_score'][side]:.0f}",
                   f"{d['mean_hand_score'][side]:.1f}")
+    t.caption = "Final score and Per hand are means over the games and hands played."
     console.print(t)
     secs = d["seconds"] or 1e-9
     console.print(

@@ -80,6 +80,6 @@ def play_game(game: str, players: int, bot_names: list[str], seed: int,
                     raise RuntimeError(f"game not finished after {max_hands} hands")
         result.scores = list(state.scores)
         result.winners = list(state.outcome.winners)
-    except Exception as exc:  # reported, counted as an error by the simulator
+    except Exception as exc:  # noqa: BLE001  (reported, counted as an error by the simulator)
         result.error = f"{type(exc).__name__}: {exc}"
     return result
