@@ -3,12 +3,12 @@ test per case; each docstring names the case and the rule IDs that decide it."""
 
 from __future__ import annotations
 
+from sh_position import assert_illegal, build, hand_of, legal_texts, meld_text, play, result
+
 from meldhall.cards import Card
 from meldhall.games.shanghai.actions import BUY
 from meldhall.games.shanghai.state import choose_dealer
 from meldhall.record import dump_position
-
-from sh_position import assert_illegal, build, hand_of, legal_texts, meld_text, play, result
 
 FILL = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC"  # eleven unrelated cards for seats that just wait
 
@@ -364,7 +364,7 @@ def test_27_ace_low_and_ace_high_runs_of_one_suit():
 def test_28_dealer_draw_with_a_joker_and_a_tie():
     """Edge case 28 (SH-4.1): seat 0 draws 4♥, seat 1 a joker then 9♣, seats 2 and 3 aces; only
     seats 2 and 3 draw again: K♠ and 6♥, so seat 3 deals."""
-    cards = iter(Card.parse(t) for t in "4H JK 9C AC AD KS 6H".split())
+    cards = iter(Card.parse(t) for t in ["4H", "JK", "9C", "AC", "AD", "KS", "6H"])
     dealer, draws = choose_dealer(lambda: next(cards), 4)
     assert dealer == 3
     assert [(s, str(c)) for s, c in draws] == [(0, "4H"), (1, "JK"), (1, "9C"), (2, "AC"),
