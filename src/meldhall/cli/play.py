@@ -134,7 +134,8 @@ class Session:
         self.draw_table()
         if st.phase == "consent":
             self.console.print(Text(
-                "Your partner asks: \"may I go out?\"  Answer yes or no.", style="bold yellow"))
+                f"Your partner, {seat_label(st.turn, self.names)}, asks: \"may I go out?\"  "  # type: ignore[attr-defined]
+                "Answer yes or no.", style="bold yellow"))
         self.show_legal(legal)
         while True:
             line = self.read("Your move> ")

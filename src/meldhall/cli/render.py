@@ -261,7 +261,7 @@ def table_view(obs: Any, names: Sequence[str] | None = None, *,
         h = Text(f"{label} ({len(cards)}): ", style="bold")
         h.append_text(hand_text(cards))
         parts.append(h)
-    status = _status_line(j, names)
+    status = _status_line(j, names, p.get("asker_partner", -1))
     if status:
         parts.append(status)
     if title is None:
@@ -270,19 +270,21 @@ def table_view(obs: Any, names: Sequence[str] | None = None, *,
     return Panel(Group(*parts), title=escape(title), title_align="left", box=box.ROUNDED)
 
 
-def _status_line(j: dict[str, Any], names: Sequence[str] | None) -> Text | None:
+def _status_line(j: dict[str, Any], names: Sequence[str] | None, asked: int) -> Text | None:
     phase = j["phase"]
     if phase in ("hand_end", "game_over"):
         return None
     t = Text("To act: ", style="bold")
+    if phase == "consent" and asked >= 0:
+        t.append(seat_label(asked, names))
+        t.append(f" answers {seat_label(j['turn'], names)}: \"may I go out?\"",
+                 style="yellow")
+        return t
     t.append(seat_label(j["turn"], names))
     t.append(f" ({phase})")
-    if j["asked"]:
-        if j["permission"] is None:
-            t.append("  — asked partner \"may I go out?\"", style="yellow")
-        else:
-            t.append(f"  — partner answered {'yes' if j['permission'] else 'no'}",
-                     style="yellow")
+    if j["asked"] and j["permission"] is not None:
+        t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
+                 "\"may I go out?\"", style="yellow")
     return t
 
 
