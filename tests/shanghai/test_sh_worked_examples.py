@@ -45,7 +45,7 @@ def test_first_dealer_drawn_from_the_seed_as_logged():
         assert note.startswith("draw for the first deal (SH-4.1)")
         draws = note.split(": ", 1)[1].split(";")[0].split(", ")
         cards = iter(Card.parse(d.split()[2]) for d in draws)
-        dealer, _ = choose_dealer(lambda: next(cards), 4)
+        dealer, _ = choose_dealer(cards.__next__, 4)
         assert dealer == st.dealer == st.first_dealer
     supplied = meldhall.new_game("shanghai-rummy", players=4, seed=1, dealer=2)
     assert supplied.dealer == 2 and "SH-4.1" not in supplied.public_log()[0][2]
