@@ -79,6 +79,13 @@ class _Allocator:
                 return c.physical
         raise ValueError(f"no free card for {token!r}")
 
+    def take_red_three(self) -> str:
+        for i, c in enumerate(self.pack.cards):
+            if c.rank == 3 and c.is_red and not (self.used >> i) & 1:
+                self.used |= 1 << i
+                return c.physical
+        raise ValueError("no free red three")
+
     def rest(self) -> list[str]:
         return [c.physical for i, c in enumerate(self.pack.cards) if not (self.used >> i) & 1]
 
@@ -118,6 +125,8 @@ def build(
     turn_state: dict[str, Any] | None = None,
     seats_melded: Iterable[int] | None = None,
     pile_cards: Any = None,
+    side_of: list[int] | None = None,
+    first_taker: int | None = None,
     hand_no: int = 0,
     seed: int = 0,
 ):
@@ -142,6 +151,7 @@ def build(
         turn_state: extra turn-state fields of the position format.
         seats_melded: seats that have melded this hand (default: the meld creators).
         pile_cards: cards of the hand that came from the pile this turn (CC-6.8).
+        side_of, first_taker: seat -> side and the first taker, for cutthroat (CC-14.1).
     """
     opts = ClassicCanastaOptions.from_json({**(options or {}), "player_count": players})
     pack = Pack.get(opts.decks, opts.jokers)
@@ -150,7 +160,8 @@ def build(
     melds = melds or {}
     red_threes = red_threes or {}
     nsides = players if players in (2, 3) else 2
-    side_of = [s if players in (2, 3) else s % 2 for s in range(players)]
+    if side_of is None:
+        side_of = [s if players in (2, 3) else s % 2 for s in range(players)]
 
     all_tokens: list[str] = []
     for v in hands.values():
@@ -184,7 +195,7 @@ def build(
     for s in range(players):
         v = red_threes.get(s, [])
         if isinstance(v, int):
-            red_docs.append([alloc.take(("3H", "3D")[k % 2]) for k in range(v)])
+            red_docs.append([alloc.take_red_three() for _ in range(v)])
         else:
             red_docs.append([alloc.take(t) for t in _tokens(v)])
     pile_list = [alloc.take(t) for t in _tokens(pile)]
@@ -221,7 +232,7 @@ def build(
         "known": [[] for _ in range(players)],
         "turn_state": ts,
         "seats_melded": sorted(creators if seats_melded is None else set(seats_melded)),
-        "first_taker": None,
+        "first_taker": first_taker,
         "went_out": None,
         "outcome": None,
         "log": [],

@@ -287,3 +287,20 @@ def test_cc10_6_six_players_partners_canastas_count():
               melds={0: [{"cards": CANASTA, "creator": 2}]}, seats_melded=[2])
     s = play(s, "meld 7 7 7 7 7 7 7", "meld K K K", "discard 5")
     assert s.outcome.how == "went_out_concealed"
+
+
+def test_cc10_5_no_question_when_the_minimum_cannot_be_reached():
+    """CC-10.5, CC-7.6 option concealed_exempt_from_minimum=false: "can go out this turn"
+    includes the minimum count (CC-7), so a player of an unmelded side whose going out would
+    count 55 < 120 may not ask.  (Regression: the question was offered and after "yes" the
+    player had no legal action.)"""
+    opts = {"concealed_exempt_from_minimum": False}
+    s = build(hands={0: "5 5 5 5 5 5 5 5 4 4 4 K"}, scores=[3200, 0], phase="meld",
+              seats_melded=[], options=opts)
+    assert_illegal(s, "ask 2", "CC-10.5")
+    s = build(hands={0: "A A A A A A A K K K Q"}, scores=[3200, 0], phase="meld",
+              seats_melded=[], options=opts)
+    s = play(s, "ask 2", "yes")
+    assert s.legal_actions()
+    s = play(s, "out A A A A A A A, K K K; discard Q")
+    assert s.outcome.how == "went_out_concealed"
