@@ -33,6 +33,7 @@ __version__ = "0.1.0"
 #: Game name -> module path of the game package.
 GAMES: dict[str, str] = {
     "classic-canasta": "meldhall.games.classic_canasta",
+    "railroad-canasta": "meldhall.games.railroad_canasta",
     "shanghai-rummy": "meldhall.games.shanghai",
 }
 

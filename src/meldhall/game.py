@@ -89,6 +89,19 @@ class Outcome:
     game_over: bool
     winners: tuple[int, ...] = ()
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Outcome:
+        """Rebuild an outcome from :meth:`to_json` output."""
+        results = tuple(
+            SideResult(r["side"], tuple(r["seats"]),
+                       tuple(ScoreLine(ln["rule"], ln["label"], ln["points"])
+                             for ln in r["lines"]),
+                       r["hand_score"], r["total"])
+            for r in d["results"]
+        )
+        return cls(d["hand"], d["how"], d["went_out"], results, d["game_over"],
+                   tuple(d.get("winners") or ()))
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the outcome, breakdown lines included."""
         return {

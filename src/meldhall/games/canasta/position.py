@@ -1,0 +1,226 @@
+"""Positions of the canasta games: a full state as a JSON document (docs/positions.md).
+
+:class:`PositionCodec` writes and reads the fields every canasta state has; each game adds its
+own through :meth:`PositionCodec.dump_extra` and :meth:`PositionCodec.load_extra`.  Loading
+checks that every physical card of the pack is in exactly one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meldhall.cards import Pack, parse_card
+from meldhall.errors import NotationError, RecordError
+from meldhall.game import Outcome
+from meldhall.games.canasta.actions import format_kind, parse_kind
+from meldhall.games.canasta.engine import CanastaMeld
+
+__all__ = ["PositionCodec", "CardReader"]
+
+
+def _rank_text(rank: int) -> str:
+    return "wild" if rank == 0 else format_kind(rank)
+
+
+def _rank_of_text(text: str) -> int:
+    return 0 if text.lower() == "wild" else parse_kind(text)
+
+
+class CardReader:
+    """Reads physical cards (``7H/1``) of a pack, checking each appears at most once."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.seen = 0
+
+    def card(self, text: str) -> int:
+        """Card id of ``text``, counted as placed."""
+        if "/" not in str(text):
+            raise RecordError(f"position cards need their deck index, e.g. 7H/1 (got {text!r})")
+        try:
+            c = parse_card(text)
+        except NotationError as exc:
+            raise RecordError(str(exc)) from None
+        i = self.pack.id_of(c)
+        if (self.seen >> i) & 1:
+            raise RecordError(f"card {text} appears twice in the position")
+        self.seen |= 1 << i
+        return i
+
+    def mask(self, cards, *, place: bool = True) -> int:
+        """Bitmask of a list of cards (``place=False``: a reference, not a place)."""
+        m = 0
+        for t in cards:
+            m |= 1 << (self.card(t) if place else self.pack.id_of(parse_card(t)))
+        return m
+
+    def meld(self, d: dict, what: str) -> CanastaMeld:
+        """A meld from ``{"rank", "cards", "hidden", "creator"}``."""
+        rank = _rank_of_text(str(d["rank"]))
+        mask = self.mask(d["cards"])
+        rm = self.pack.rank_mask
+        nat = (mask & rm[rank]).bit_count() if rank not in (0, 2) else 0
+        tw = (mask & rm[2]).bit_count()
+        jk = (mask & rm[0]).bit_count()
+        if nat + tw + jk != mask.bit_count():
+            raise RecordError(f"{what}: meld of {d['rank']} holds cards of another rank")
+        return CanastaMeld(rank, mask, nat, tw, jk, bool(d.get("hidden", False)),
+                           int(d.get("creator", -1)))
+
+    def check_complete(self) -> None:
+        """Every card of the pack must have been placed."""
+        if self.seen != self.pack.full_mask:
+            missing = self.pack.cards_of(self.pack.full_mask & ~self.seen)
+            raise RecordError(
+                f"{len(missing)} card(s) of the pack are missing from the position, e.g. "
+                + " ".join(c.physical for c in missing[:5]))
+
+
+class PositionCodec:
+    """Dump and load the canasta fields of a state; subclass per game."""
+
+    game = ""
+    phases: tuple[str, ...] = ()
+
+    def state_class(self):
+        raise NotImplementedError
+
+    def options_class(self):
+        raise NotImplementedError
+
+    def nsides(self, opts, side_of) -> int:
+        return max(side_of) + 1
+
+    def score_columns(self, opts) -> int:
+        raise NotImplementedError
+
+    def default_sides(self, opts) -> tuple[int, ...]:
+        return tuple(range(opts.player_count))
+
+    def cards(self, pack: Pack, mask: int) -> list[str]:
+        """Physical notation of the cards of a mask."""
+        return [c.physical for c in pack.cards_of(mask)]
+
+    def meld_json(self, pack: Pack, m: CanastaMeld) -> dict[str, Any]:
+        """A meld as JSON."""
+        return {"rank": _rank_text(m.rank), "cards": self.cards(pack, m.mask),
+                "hidden": m.hidden, "creator": m.creator}
+
+    # ------------------------------------------------------------------ dump
+    def dump(self, s) -> dict[str, Any]:
+        """The position document of state ``s``."""
+        from meldhall.record import POSITION_FORMAT, VERSION
+
+        pack = s.pack
+        melds = [[self.meld_json(pack, m) for m in side if m is not None] for side in s.melds]
+        d = {
+            "format": POSITION_FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": s.options.to_json(),
+            "seed": s.seed,
+            "hand_no": s.hand_no,
+            "dealer": s.dealer,
+            "scores": list(s.scores),
+            "side_of": list(s.side_of),
+            "turn": s.turn,
+            "phase": s._phase,
+            "stock": [pack.cards[c].physical for c in reversed(s.stock)],
+            "hands": [self.cards(pack, h) for h in s.hands],
+            "pile": [pack.cards[c].physical for c in s.pile],
+            "pile_frozen": s.pile_frozen,
+            "melds": melds,
+            "red_threes": [self.cards(pack, m) for m in s.red3],
+            "known": [self.cards(pack, m) for m in s.known],
+            "turn_state": {
+                "pile_cards": self.cards(pack, s.pile_cards),
+                "took_pile": s.took,
+                "melds_made": s.melds_made,
+                "new_meld_ranks": [_rank_text(r) for r in range(14) if (s.new_ranks >> r) & 1],
+            },
+            "went_out": s.went_out,
+            "outcome": s._outcome.to_json() if s._outcome is not None else None,
+            "log": [[seat, action, note] for seat, action, note in s.public_log()],
+        }
+        self.dump_extra(s, d)
+        return d
+
+    def dump_extra(self, s, d: dict[str, Any]) -> None:
+        """Add the game's own fields to ``d``."""
+
+    # ------------------------------------------------------------------ load
+    def load(self, d: dict[str, Any]):
+        """A state from a position document (see :func:`meldhall.record.load_position`)."""
+        opts = self.options_class().from_json(d.get("options") or {})
+        pack = Pack.get(opts.decks, opts.jokers)
+        n = opts.player_count
+        rd = CardReader(pack)
+        s = self.state_class().blank()
+        s.options = opts
+        s.pack = pack
+        s.seed = int(d.get("seed", 0))
+        s.hand_no = int(d.get("hand_no", 0))
+        s.dealer = int(d.get("dealer", 0))
+        side_of = tuple(int(x) for x in d["side_of"]) if "side_of" in d else \
+            self.default_sides(opts)
+        if len(side_of) != n:
+            raise RecordError(f"side_of must list {n} seats")
+        s.side_of = side_of
+        s.nsides = self.nsides(opts, side_of)
+        ncols = self.score_columns(opts)
+        scores = tuple(int(x) for x in d.get("scores", [0] * ncols))
+        if len(scores) != ncols:
+            raise RecordError(f"scores must have {ncols} entries")
+        s.scores = scores
+        s.turn = int(d["turn"])
+        if not 0 <= s.turn < n:
+            raise RecordError(f"turn must be a seat 0..{n - 1}")
+        if d["phase"] not in self.phases:
+            raise RecordError(f"unknown phase {d['phase']!r}; expected one of "
+                              + ", ".join(self.phases))
+        s._phase = d["phase"]
+        s.stock = tuple(reversed([rd.card(t) for t in d["stock"]]))
+        if len(d["hands"]) != n:
+            raise RecordError(f"hands must list {n} seats")
+        s.hands = tuple(rd.mask(h) for h in d["hands"])
+        s.pile = tuple(rd.card(t) for t in d["pile"])
+        s.pile_frozen = bool(d.get("pile_frozen", False))
+        melds_in = d.get("melds") or [[] for _ in range(s.nsides)]
+        if len(melds_in) != s.nsides:
+            raise RecordError(f"melds must list {s.nsides} sides")
+        melds = []
+        for side, lst in enumerate(melds_in):
+            slots: list = [None] * 14
+            for m in lst:
+                meld = rd.meld(m, f"side {side}")
+                if slots[meld.rank] is not None:
+                    raise RecordError(f"side {side} has two open melds of {m['rank']}")
+                slots[meld.rank] = meld
+            melds.append(tuple(slots))
+        s.melds = tuple(melds)
+        s.red3 = tuple(rd.mask(x) for x in d.get("red_threes", [[] for _ in range(n)]))
+        if len(s.red3) != n:
+            raise RecordError(f"red_threes must list {n} seats")
+        ts = d.get("turn_state") or {}
+        s.pile_cards = rd.mask(ts.get("pile_cards", []), place=False)
+        s.took = bool(ts.get("took_pile", False))
+        s.melds_made = int(ts.get("melds_made", 0))
+        nr = 0
+        for r in ts.get("new_meld_ranks", []):
+            nr |= 1 << _rank_of_text(str(r))
+        s.new_ranks = nr
+        s.went_out = d.get("went_out")
+        s._outcome = Outcome.from_json(d["outcome"]) if d.get("outcome") is not None else None
+        log = None
+        for entry in d.get("log", []):
+            log = (log, (int(entry[0]), str(entry[1]), str(entry[2]) if len(entry) > 2 else ""))
+        s.log = log
+        self.load_extra(s, d, rd)
+        rd.check_complete()
+        s.known = tuple(rd.mask(x, place=False) & s.hands[i]
+                        for i, x in enumerate(d.get("known", [[] for _ in range(n)])))
+        s._cache = None
+        return s
+
+    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:
+        """Read the game's own fields into ``s`` (placing their cards through ``rd``)."""

@@ -1,0 +1,93 @@
+"""What one seat may know of a Railroad Canasta state (RR-5.10).
+
+On top of the canasta view: each kitty's size and whether it has been taken, every player's
+closed canastas with their types, the sevens lock.  A kitty is hidden from everyone, its owner
+included, until its owner becomes kitty-eligible (RR-10.2); then the owner sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from meldhall.games.canasta.actions import rank_order
+from meldhall.games.canasta.observation import CanastaObservation
+
+__all__ = ["RailroadCanastaObservation"]
+
+
+@dataclass(frozen=True)
+class RailroadCanastaObservation(CanastaObservation):
+    """One seat's view of a Railroad Canasta state.  ``private["kitty"]`` holds the seat's
+    own kitty (bitmask) once the seat is eligible to look at it, else ``None``."""
+
+    PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = (
+        "hand_no", "dealer", "scores", "side_of", "nsides", "pile", "pile_frozen", "melds",
+        "red3", "turn", "_phase", "pile_cards", "took", "melds_made", "new_ranks", "known",
+        "_outcome", "log", "went_out", "kitty_taken", "closed", "b3_done",
+    )
+    GAME: ClassVar[str] = "railroad-canasta"
+    TITLE: ClassVar[str] = "Railroad Canasta"
+
+    @classmethod
+    def _private_of(cls, state, seat: int) -> dict:
+        visible = state.kitty_open(seat)
+        return {
+            "kitty": state.kitties[seat] if visible else None,
+            "kitty_sizes": tuple(k.bit_count() for k in state.kitties),
+        }
+
+    def melds_of(self, side: int) -> list[dict[str, Any]]:
+        """A player's canastas (closed, with ``canasta`` = red/black/wild/sevens) and open
+        melds (``canasta`` None)."""
+        out = [self._meld_json(m, kind, closed=True) for kind, m in self.public["closed"][side]]
+        opened = [m for m in self.public["melds"][side] if m is not None]
+        for m in sorted(opened, key=lambda m: -rank_order(m.rank)):
+            out.append(self._meld_json(m, None, closed=False))
+        return out
+
+    def minimums(self) -> list[int | None]:
+        """Minimum count per player (RR-7.1)."""
+        return [self.options.minimum_count(s) for s in self.public["scores"]]
+
+    def canasta_types(self, seat: int) -> list[str]:
+        """Canasta types completed by ``seat`` (RR-6.9)."""
+        return sorted({t for t, _ in self.public["closed"][seat]})
+
+    def _json_extra(self) -> dict[str, Any]:
+        p = self.public
+        pack = self.pack
+        kitty = self.private["kitty"]
+        return {
+            "kitty_sizes": list(self.private["kitty_sizes"]),
+            "kitty_taken": [bool((p["kitty_taken"] >> s) & 1) for s in range(self.players)],
+            "my_kitty": None if kitty is None else [c.physical for c in pack.cards_of(kitty)],
+            "canasta_types": [self.canasta_types(s) for s in range(self.players)],
+        }
+
+    def _seen(self) -> int:
+        seen = super()._seen()
+        for _, m in (x for side in self.public["closed"] for x in side):
+            seen |= m.mask
+        if self.private["kitty"] is not None:
+            seen |= self.private["kitty"]
+        return seen
+
+    def _state_class(self):
+        from meldhall.games.railroad_canasta.state import RailroadCanastaState
+
+        return RailroadCanastaState
+
+    def _hidden_packets(self) -> list[tuple[str, int, int, bool]]:
+        sizes = self.private["kitty_sizes"]
+        return [("kitty", s, sizes[s], True) for s in range(self.players)
+                if sizes[s] and not (s == self.seat and self.private["kitty"] is not None)]
+
+    def _fill_packets(self, state, filled: dict) -> None:
+        kitties = []
+        for s in range(self.players):
+            if s == self.seat and self.private["kitty"] is not None:
+                kitties.append(self.private["kitty"])
+            else:
+                kitties.append(filled.get(("kitty", s), 0))
+        state.kitties = tuple(kitties)

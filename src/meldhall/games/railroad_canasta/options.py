@@ -1,0 +1,197 @@
+"""Options of Railroad Canasta: every row of the spec's "Configurable house rules" table.
+
+:class:`RailroadCanastaOptions` is a frozen, keyword-only dataclass validated on construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from meldhall.errors import OptionsError
+
+__all__ = ["RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE", "CANASTA_TYPES"]
+
+#: RR-7.1: (lowest cumulative score of the band, minimum count), highest band first; a score
+#: below every threshold (negative) needs 15.
+DEFAULT_MINIMUM_TABLE: tuple[tuple[int, int], ...] = (
+    (15000, 150), (10000, 120), (5000, 90), (0, 50))
+NEGATIVE_MINIMUM = 15
+#: The four canasta types of RR-6.9.
+CANASTA_TYPES = ("red", "black", "wild", "sevens")
+DEFAULT_BONUSES = {"red": 500, "black": 300, "wild": 1000, "sevens": 1500}
+
+_CHOICES = {
+    "go_out_requirement": ("all_four", "red_and_black", "any_two", "any_one"),
+    "stock_end_take": ("voluntary", "compulsory"),
+    "max_wild_in_natural_meld": (3, 2, "wild_le_natural"),
+    "sevens_lock": ("every_player", "discarding_player", "never"),
+    "tie_rule": ("play_on", "shared"),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RailroadCanastaOptions:
+    """Railroad Canasta options (defaults = the spec).
+
+    Attributes:
+        player_count: 2 to ``max_players`` (RR-1.2).
+        max_players: largest supported table (RR-1.2).
+        target_score: points that end the game (RR-14.1).
+        minimum_count_table: ((score threshold, minimum), …) highest first; None = RR-7.1.
+        go_out_requirement: ``"all_four"`` (one canasta of each type), ``"red_and_black"``,
+            ``"any_two"`` or ``"any_one"`` (RR-11.1).
+        canasta_bonuses: points per canasta type; None = red 500, black 300, wild 1,000,
+            sevens 1,500 (RR-13.2).
+        going_out_bonus: points for going out (RR-13.4).
+        red_three_bonus: points per placed red three (RR-13.3).
+        red_three_replacement: drawn and dealt red threes are replaced (RR-5.3, RR-4.9).
+        kitty_red_three_replacement: red threes in a taken kitty are replaced (RR-10.4).
+        kitty_red_three_penalty: points (≤ 0) for each red three left in an untaken kitty
+            (RR-9.3, RR-13.5).
+        allow_empty_hand_into_kitty: a last discard may empty the hand into the kitty (RR-5.7).
+        must_take_kitty_before_going_out: (RR-11.4, RR-11.7, RR-6.5).
+        take_with_natural_and_wild: an unfrozen pile may be taken with a natural and a wild
+            card (RR-8.7).
+        stock_end_take: ``"voluntary"`` or ``"compulsory"`` (RR-12.2).
+        max_wild_in_natural_meld: 3, 2 or ``"wild_le_natural"`` (RR-6.2).
+        sevens_lock: ``"every_player"`` (until every player has a sevens canasta),
+            ``"discarding_player"`` or ``"never"`` (RR-9.6, RR-12.4).
+        upcard_wild_freezes: a wild upcard freezes the pile (RR-4.8, RR-8.3).
+        tie_rule: ``"play_on"`` or ``"shared"`` (RR-14.2).
+
+    Raises:
+        OptionsError: an unknown value or an out-of-range number, with a sentence.
+    """
+
+    player_count: int = 4
+    max_players: int = 8
+    target_score: int = 20000
+    minimum_count_table: tuple[tuple[int, int], ...] | None = None
+    go_out_requirement: str = "all_four"
+    canasta_bonuses: dict | None = None
+    going_out_bonus: int = 100
+    red_three_bonus: int = 100
+    red_three_replacement: bool = True
+    kitty_red_three_replacement: bool = True
+    kitty_red_three_penalty: int = 0
+    allow_empty_hand_into_kitty: bool = True
+    must_take_kitty_before_going_out: bool = False
+    take_with_natural_and_wild: bool = False
+    stock_end_take: str = "voluntary"
+    max_wild_in_natural_meld: int | str = 3
+    sevens_lock: str = "every_player"
+    upcard_wild_freezes: bool = True
+    tie_rule: str = "play_on"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_players, int) or self.max_players < 2:
+            raise OptionsError(f"max_players must be a whole number ≥ 2, not {self.max_players!r}")
+        if not isinstance(self.player_count, int) or not 2 <= self.player_count <= self.max_players:
+            raise OptionsError(
+                f"player_count must be 2 to {self.max_players} (RR-1.2), not {self.player_count!r}")
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise OptionsError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                                   f"not {getattr(self, name)!r}")
+        for name in ("red_three_replacement", "kitty_red_three_replacement",
+                     "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
+                     "take_with_natural_and_wild", "upcard_wild_freezes"):
+            if not isinstance(getattr(self, name), bool):
+                raise OptionsError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        for name in ("going_out_bonus", "red_three_bonus"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise OptionsError(f"{name} must be a whole number of points, not {v!r}")
+        if not isinstance(self.kitty_red_three_penalty, int) or self.kitty_red_three_penalty > 0:
+            raise OptionsError("kitty_red_three_penalty must be 0 or a negative number of points "
+                               f"(e.g. -100), not {self.kitty_red_three_penalty!r}")
+        if not isinstance(self.target_score, int) or self.target_score < 1:
+            raise OptionsError(f"target_score must be a positive number of points, "
+                               f"not {self.target_score!r}")
+        if self.canasta_bonuses is not None:
+            b = self.canasta_bonuses
+            if not isinstance(b, dict) or set(b) - set(CANASTA_TYPES) or not all(
+                    isinstance(v, int) for v in b.values()):
+                raise OptionsError("canasta_bonuses must map red/black/wild/sevens to points, "
+                                   f"not {b!r}")
+            object.__setattr__(self, "canasta_bonuses", {**DEFAULT_BONUSES, **b})
+        if self.minimum_count_table is not None:
+            try:
+                table = tuple((int(t), int(m)) for t, m in self.minimum_count_table)
+            except (TypeError, ValueError):
+                raise OptionsError(
+                    "minimum_count_table must be a list of [score threshold, minimum] pairs"
+                ) from None
+            if not table or any(m < 0 for _, m in table):
+                raise OptionsError("minimum_count_table needs at least one band of minimums ≥ 0")
+            object.__setattr__(self, "minimum_count_table",
+                               tuple(sorted(table, key=lambda b: -b[0])))
+
+    # -- derived values ----------------------------------------------------------------------
+
+    @property
+    def decks(self) -> int:
+        """Standard decks: two per player (RR-2.1)."""
+        return 2 * self.player_count
+
+    @property
+    def jokers(self) -> int:
+        """Jokers: two per player (RR-2.1)."""
+        return 2 * self.player_count
+
+    hand_size = 13  #: RR-4.3
+    kitty_size = 11  #: RR-4.4
+    stock_draw = 2  #: RR-5.3
+
+    def bonus(self, kind: str) -> int:
+        """Canasta bonus of a type (RR-13.2)."""
+        return (self.canasta_bonuses or DEFAULT_BONUSES)[kind]
+
+    def minimum_count(self, score: int) -> int:
+        """Minimum count for a player's first melding (RR-7.1)."""
+        for threshold, minimum in self.minimum_count_table or DEFAULT_MINIMUM_TABLE:
+            if score >= threshold:
+                return minimum
+        return NEGATIVE_MINIMUM
+
+    def wild_limit(self, naturals: int) -> int:
+        """Most wild cards a natural-rank meld of ``naturals`` naturals may hold (RR-6.2)."""
+        m = self.max_wild_in_natural_meld
+        if m == "wild_le_natural":
+            return min(3, naturals)
+        return m  # type: ignore[return-value]
+
+    def to_json(self) -> dict[str, Any]:
+        """Options as a JSON-ready dict."""
+        d = asdict(self)
+        if d["minimum_count_table"] is not None:
+            d["minimum_count_table"] = [list(b) for b in d["minimum_count_table"]]
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RailroadCanastaOptions:
+        """Build options from a dict (unknown names raise :class:`OptionsError`)."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionsError(
+                f"unknown Railroad Canasta option(s): {', '.join(unknown)}; known options: "
+                + ", ".join(sorted(known)))
+        data = dict(data)
+        if data.get("minimum_count_table") is not None:
+            data["minimum_count_table"] = tuple(tuple(b) for b in data["minimum_count_table"])
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise OptionsError(str(exc)) from None
+
+    def with_values(self, **changes: Any) -> RailroadCanastaOptions:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "short": {"target_score": 10000},
+}

@@ -1,0 +1,1026 @@
+"""Railroad Canasta: the game state and its rules (docs/rules/railroad-canasta.md, RR-1 … RR-14).
+
+Every player plays alone (a side is a seat).  Besides the hand, each player has an 11-card
+**kitty**.  Melds hold at most seven cards; a seven-card meld becomes a canasta at once and is
+**closed** (moved from the open-meld slots to ``closed``), typed red, black, wild or sevens.
+Open melds are one per category (a natural rank, sevens, or the wild meld in slot 0).
+
+Phases (``state.phase``):
+
+* ``"draw"`` — draw two from the stock or take the pile (RR-5.2, RR-8); with the stock
+  empty, takes or ``pass`` (RR-12.2).
+* ``"meld"`` — melds and additions, then the discard (RR-6, RR-9.6); while the sevens lock
+  forces it, only melds of sevens (RR-12.4).
+* ``"kitty"`` — after a discard, an eligible player may take the kitty (``kitty``) or not
+  (``pass``) (RR-10.3).
+* ``"choice"`` — after the last discard, ``go out`` or ``kitty`` (RR-11.7).
+* ``"hand_end"``, ``"game_over"`` — as in Classic Canasta.
+"""
+
+from __future__ import annotations
+
+import random
+
+from meldhall.cards import JOKER, Pack
+from meldhall.errors import IllegalActionError, OptionsError
+from meldhall.game import Action, Outcome
+from meldhall.games.canasta.actions import (
+    NATURAL_RANKS,
+    RAILROAD_PARSE_RULES,
+    TWO,
+    Add,
+    Deal,
+    Discard,
+    Draw,
+    GoOutNow,
+    Kitty,
+    Meld,
+    MeldSpec,
+    Pass,
+    Take,
+    format_kind,
+    parse_canasta_action,
+)
+from meldhall.games.canasta.engine import (
+    NO_MELDS,
+    CanastaMeld,
+    CanastaState,
+    hand_seed,
+    interned_add,
+    interned_meld,
+    plural,
+    set_item,
+    used_counts,
+    wild_splits,
+)
+from meldhall.games.canasta.values import CLASSIC_VALUES
+from meldhall.games.railroad_canasta.options import CANASTA_TYPES, RailroadCanastaOptions
+
+__all__ = ["RailroadCanastaState", "new_game", "canasta_type"]
+
+DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER = (
+    "draw", "meld", "kitty", "choice", "hand_end", "game_over")
+PHASES = (DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER)
+V = CLASSIC_VALUES  # RR-3.5 gives the same card values as CC-3.4
+SEVEN, BLACK3 = 7, 3
+_DRAW, _PASS, _DEAL, _KITTY, _OUT = Draw(), Pass(), Deal(), Kitty(), GoOutNow()
+_DISCARDS = {k: Discard(k) for k in range(14)}
+_KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+#: Meld categories: the wild meld (slot 0), then natural ranks (7 = sevens).
+_CATEGORIES = (JOKER,) + NATURAL_RANKS
+
+
+def canasta_type(rank: int, naturals: int, wilds: int) -> str:
+    """RR-6.9: the type of a completed seven-card meld."""
+    if rank == JOKER:
+        return "wild"
+    if rank == SEVEN:
+        return "sevens"
+    return "red" if wilds == 0 else "black"
+
+
+class RailroadCanastaState(CanastaState):
+    """A Railroad Canasta game in progress.  Build one with :func:`new_game`.
+
+    Beyond :class:`~meldhall.games.canasta.engine.CanastaState`: ``kitties`` (bitmask per
+    seat, untaken cards), ``kitty_taken`` (bitmask of seats), ``closed`` (per seat, a tuple of
+    ``(type, meld)`` canastas), ``b3_done`` (a black-three meld was made this turn).
+    """
+
+    game_name = "railroad-canasta"
+
+    __slots__ = ("kitties", "kitty_taken", "closed", "b3_done")
+
+    RULES = {
+        "turn": "RR-5.1", "game_over": "RR-14.1", "discard": "RR-5.2", "meld_shape": "RR-6.1",
+    }
+    TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat whose decision is awaited."""
+        if self._phase in self.TURN_PHASES:
+            return (self.turn,)
+        if self._phase == HAND_END:
+            return ((self.dealer + 1) % self.players,)
+        return ()
+
+    def has_melded(self, seat: int) -> bool:
+        """True once ``seat`` has melded this hand (RR-7.1)."""
+        return self.melds[seat] != NO_MELDS or bool(self.closed[seat])
+
+    def canasta_types(self, seat: int) -> set[str]:
+        """The canasta types ``seat`` has completed (RR-6.9)."""
+        return {t for t, _ in self.closed[seat]}
+
+    def sevens_canastas(self, seat: int) -> int:
+        """Number of sevens canastas of ``seat``."""
+        return sum(1 for t, _ in self.closed[seat] if t == "sevens")
+
+    def kitty_eligible(self, seat: int, types: set[str] | None = None) -> bool:
+        """RR-10.2: a completed canasta that is not black."""
+        types = self.canasta_types(seat) if types is None else types
+        return bool(types & {"red", "wild", "sevens"})
+
+    def kitty_open(self, seat: int, types: set[str] | None = None) -> bool:
+        """Eligible and the kitty still untaken."""
+        return not (self.kitty_taken >> seat) & 1 and self.kitty_eligible(seat, types)
+
+    def meets_go_out(self, types: set[str], count: int) -> bool:
+        """RR-11.1 (option ``go_out_requirement``)."""
+        req = self.options.go_out_requirement
+        if req == "all_four":
+            return set(CANASTA_TYPES) <= types
+        if req == "red_and_black":
+            return bool(types & {"red", "sevens"}) and bool(types & {"black", "wild"})
+        return count >= (2 if req == "any_two" else 1)
+
+    def sevens_locked(self, seat: int, extra_sevens: int = 0) -> bool:
+        """RR-9.6: may ``seat`` not discard sevens?  ``extra_sevens`` counts sevens canastas
+        ``seat`` would complete with a pending action."""
+        mode = self.options.sevens_lock
+        if mode == "never":
+            return False
+        if mode == "discarding_player":
+            return self.sevens_canastas(seat) + extra_sevens == 0
+        for s in range(self.players):
+            have = self.sevens_canastas(s) + (extra_sevens if s == seat else 0)
+            if have == 0:
+                return True
+        return False
+
+    def minimum_for(self, seat: int) -> int:
+        """Minimum count for ``seat``'s first melding this hand (RR-7.1)."""
+        return self.options.minimum_count(self.scores[seat])
+
+    def _required(self) -> int:
+        return 0
+
+    # ------------------------------------------------------------------ deal
+    def _deal_packets(self, order: list[int]) -> None:
+        # RR-4.4, RR-4.5: the kitties, one card at a time, after the hands.
+        self.kitties = tuple(self._deal_round(order, self.options.kitty_size))
+
+    def _turn_upcard(self, order: list[int]) -> tuple[list[int], bool] | None:
+        """RR-4.7, RR-4.8: one upcard, never covered; a red three freezes the pile, a wild card
+        too (option ``upcard_wild_freezes``)."""
+        if not order:
+            return None
+        c = order.pop()
+        r = self.pack.rank_of[c]
+        red = (self.pack.red_threes >> c) & 1
+        frozen = bool(red) or (r in (JOKER, TWO) and self.options.upcard_wild_freezes)
+        return [c], frozen
+
+    def _replace_red_threes(self) -> bool:
+        return self.options.red_three_replacement
+
+    def _start_hand(self) -> None:
+        n = self.players
+        self.side_of = tuple(range(n))
+        self.nsides = n
+        self.melds = (NO_MELDS,) * n
+        self.closed = ((),) * n
+        self.known = (0,) * n
+        self.kitty_taken = 0
+        self.went_out = None
+        self._outcome = None
+        self._deal(hand_seed(self.seed, self.hand_no))
+        self._begin_turn((self.dealer + 1) % n)
+
+    def _begin_turn(self, seat: int) -> None:
+        """Start ``seat``'s turn (RR-5.1); with the stock empty apply RR-12.2."""
+        self.turn = seat
+        self._phase = DRAW
+        self.pile_cards = 0
+        self.took = False
+        self.melds_made = 0
+        self.new_ranks = 0
+        self.b3_done = False
+        self._cache = None
+        if not self.stock and not self._takes():
+            self._end_hand("stock_exhausted", None)
+
+    # ------------------------------------------------------------------ meld arithmetic
+    def _wild_room(self, rank: int, naturals: int, wilds: int, size: int) -> int:
+        """Wild cards an open meld can still take (RR-6.1–RR-6.4)."""
+        if rank == SEVEN:
+            return 0
+        if rank == JOKER:
+            return 7 - size
+        return max(0, min(self.options.wild_limit(naturals) - wilds, 7 - size))
+
+    def _spec_problem(self, s: MeldSpec) -> tuple[str, str] | None:
+        """Why a new meld is not allowed (RR-6.1–RR-6.5), or None."""
+        name = format_kind(s.rank)
+        if s.rank == BLACK3:
+            return "RR-6.5", "black threes may be melded only as the last meld when going out"
+        if s.size < 3:
+            return "RR-6.1", f"{s}: a meld needs at least three cards"
+        if s.size > 7:
+            return "RR-6.1", f"{s}: a meld holds at most seven cards"
+        if s.rank == JOKER:
+            return None  # RR-6.4: three to seven wild cards
+        if s.rank not in NATURAL_RANKS:
+            return "RR-6.2", f"{name}s cannot be melded"
+        if s.rank == SEVEN and s.wilds:
+            return "RR-6.3", "sevens are never melded with wild cards"
+        if s.naturals < 2:
+            return "RR-6.2", f"{s}: a meld needs at least two natural cards"
+        if s.wilds > self.options.wild_limit(s.naturals):
+            return "RR-6.2", (f"{s}: at most {self.options.wild_limit(s.naturals)} wild cards "
+                              "in a meld of a natural rank")
+        return None
+
+    def _check_new_specs(self, specs, seat: int, taken_rank: int | None = None) -> None:
+        """Check new melds of one action, including RR-6.7 (one unfinished meld per category)."""
+        open_ = self.melds[seat]
+        unfinished = set()
+        if taken_rank is not None:
+            unfinished.add(taken_rank)
+        for s in specs:
+            problem = self._spec_problem(s)
+            if problem:
+                raise IllegalActionError(*problem)
+            if s.size < 7:
+                if open_[s.rank] is not None or s.rank in unfinished:
+                    raise IllegalActionError(
+                        "RR-6.7", f"you already have an unfinished meld of "
+                        f"{'wild cards' if s.rank == JOKER else format_kind(s.rank) + 's'}: "
+                        "add to it instead")
+                unfinished.add(s.rank)
+
+    # -- consequences of an action -----------------------------------------------------------
+    def _after_types(self, seat: int, closing: list[str]) -> set[str]:
+        return self.canasta_types(seat) | set(closing)
+
+    def _leave_problem(self, seat: int, counts_after, closing: list[str],
+                       counts_before=None) -> tuple[str, str] | None:
+        """RR-5.7 and RR-5.8 for an action that leaves ``counts_after`` in hand."""
+        left = sum(counts_after)
+        types = self._after_types(seat, closing)
+        sevens_done = closing.count("sevens")
+        locked = self.sevens_locked(seat, sevens_done)
+        if left == 0:
+            return "RR-5.7", ("that would leave you no card: a turn ends with a discard "
+                              "(RR-11.2)")
+        if left == 1:
+            last = next(k for k in range(14) if counts_after[k])
+            if not self._last_discard_ok(seat, last, types, locked, kitty_allowed=True,
+                                         extra=len(closing)):
+                return "RR-5.7", ("that would leave you one card, which you could discard only "
+                                  "to go out (you need the canasta types of RR-11.1, and not a "
+                                  "seven) or into your kitty (RR-10.2)")
+        if counts_before is not None and locked:
+            before_ok = any(counts_before[k] for k in range(14) if k != SEVEN) or not \
+                self.sevens_locked(seat)
+            after_ok = any(counts_after[k] for k in range(14) if k != SEVEN)
+            if before_ok and not after_ok:
+                return "RR-5.8", ("that would leave you only sevens, which you may not discard "
+                                  "while the sevens lock holds: keep a card you can discard")
+        return None
+
+    def _last_discard_ok(self, seat: int, kind: int, types: set[str], locked: bool, *,
+                         kitty_allowed: bool, extra: int = 0) -> bool:
+        """Can the last card (of ``kind``) be discarded, going out or into the kitty?"""
+        if kind == SEVEN and locked:
+            return False
+        return self._can_go_out_on(seat, kind, types, extra) or (
+            kitty_allowed and self._kitty_after_discard_ok(seat, types))
+
+    def _can_go_out_on(self, seat: int, kind: int, types: set[str], extra: int = 0) -> bool:
+        """RR-11.1, RR-9.7, RR-11.4: a last discard of ``kind`` that goes out (``extra``:
+        canastas a pending action completes)."""
+        if kind == SEVEN:
+            return False
+        if not self.meets_go_out(types, len(self.closed[seat]) + extra):
+            return False
+        return not (self.options.must_take_kitty_before_going_out
+                    and not (self.kitty_taken >> seat) & 1)
+
+    def _kitty_after_discard_ok(self, seat: int, types: set[str]) -> bool:
+        """RR-5.7(b): the kitty waits, eligible, and the option allows emptying the hand."""
+        return (self.options.allow_empty_hand_into_kitty and not self.b3_done
+                and self.kitty_open(seat, types))
+
+    # ------------------------------------------------------------------ legality
+    def _plan(self, action: Action, seat: int | None):
+        self._seat_check(seat)
+        self._check_shape(action)
+        ph = self._phase
+        t = type(action)
+        if ph == GAME_OVER:
+            raise IllegalActionError("RR-14.1", "the game is over")
+        if t is Deal:
+            if ph != HAND_END:
+                raise IllegalActionError("RR-4.1", "the hand is still being played")
+            return None
+        if ph == HAND_END:
+            raise IllegalActionError("RR-4.1", "the hand is over: the next dealer deals ('deal')")
+        if ph == CHOICE:
+            if t is GoOutNow:
+                if not self._can_go_out_on(self.turn, self._last_kind(), self.canasta_types(
+                        self.turn)):
+                    raise IllegalActionError("RR-11.7", "you may not go out on that discard")
+                return None
+            if t is Kitty:
+                if not self._kitty_after_discard_ok(self.turn, self.canasta_types(self.turn)):
+                    raise IllegalActionError("RR-11.7", "you may not take the kitty now")
+                return None
+            raise IllegalActionError(
+                "RR-11.7", "you discarded your last card: choose 'go out' or 'kitty'")
+        if ph == KITTY:
+            if t is Kitty or t is Pass:
+                return None
+            raise IllegalActionError(
+                "RR-10.3", "after your discard you may take your kitty ('kitty') or not ('pass')")
+        if t in (GoOutNow, Kitty):
+            raise IllegalActionError(
+                "RR-10.3" if t is Kitty else "RR-11.7",
+                "the kitty is taken after your discard" if t is Kitty else
+                "you go out by discarding your last card")
+        if ph == DRAW:
+            if t is Draw:
+                if not self.stock:
+                    raise IllegalActionError(
+                        "RR-12.2", "the stock is empty: take the pile or pass (ending the hand)")
+                return None
+            if t is Take:
+                return self._plan_take(action)  # type: ignore[arg-type]
+            if t is Pass:
+                if self.stock:
+                    raise IllegalActionError("RR-5.2", "draw from the stock or take the pile")
+                if self.options.stock_end_take == "compulsory" and self._forced_take():
+                    raise IllegalActionError(
+                        "RR-12.2", "under compulsory stock-end takes you must take the pile: "
+                        "its top card fits your unfinished meld")
+                return None
+            raise IllegalActionError(
+                "RR-5.2", "a turn begins by drawing from the stock ('draw') or taking the pile")
+        # MELD phase
+        if t is Draw or t is Take:
+            raise IllegalActionError("RR-5.6", "you have already drawn this turn")
+        forced = self._sevens_forced()
+        if forced and not self._is_sevens_meld(action):
+            raise IllegalActionError(
+                "RR-12.4", "you hold only sevens under the sevens lock: you must meld every "
+                "seven you can")
+        if t is Discard:
+            return self._plan_discard(action)  # type: ignore[arg-type]
+        if t is Meld:
+            return self._plan_meld(action, forced)  # type: ignore[arg-type]
+        if t is Add:
+            return self._plan_add(action, forced)  # type: ignore[arg-type]
+        if t is Pass:
+            raise IllegalActionError("RR-5.2", "a turn ends with a discard")
+        raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
+
+    def _last_kind(self) -> int:
+        return self.pack.rank_of[self.pile[-1]] if self.pile else -1
+
+    def _is_sevens_meld(self, action) -> bool:
+        t = type(action)
+        if t is Add:
+            return action.rank == SEVEN and not action.twos and not action.jokers
+        if t is Meld:
+            return all(s.rank == SEVEN and not s.wilds for s in action.melds)
+        return False
+
+    def _sevens_forced(self) -> bool:
+        """RR-12.4: a non-empty hand of sevens only while the lock holds."""
+        c = self._counts()
+        h = sum(c)
+        return h > 0 and c[SEVEN] == h and self.sevens_locked(self.turn)
+
+    # -- taking the pile ---------------------------------------------------------------------
+    def _top_rank(self) -> int:
+        if not self.pile:
+            raise IllegalActionError("RR-8.1", "the discard pile is empty")
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO):
+            raise IllegalActionError(
+                "RR-8.2", "a wild card is on top of the pile: nobody may take it")
+        if r == 3:
+            if (self.pack.red_threes >> top) & 1:
+                raise IllegalActionError("RR-8.2", "a red three on top of the pile: it cannot "
+                                         "be taken (RR-4.8)")
+            raise IllegalActionError(
+                "RR-8.2", "a black three is on top of the pile: nobody may take it this turn")
+        return r
+
+    def _plan_take(self, a: Take):
+        opts = self.options
+        r = self._top_rank()
+        name = format_kind(r)
+        if a.rank != r:
+            raise IllegalActionError(
+                "RR-8.4", f"the upcard is a {name}: the natural cards melded with it must be of "
+                "its rank")
+        seat = self.turn
+        counts = self._counts()
+        melded = self.has_melded(seat)
+        open_m = self.melds[seat][r]
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        if a.extra and melded:
+            raise IllegalActionError(
+                "RR-6.11", "further melds go after the take, one at a time: you have already "
+                "melded this hand")
+        used = used_counts(a)
+        self._need_all(counts, used, "RR-8.4")
+        frozen = self.pile_frozen
+        closing: list[str] = []
+        if open_m is not None:
+            size = open_m.size
+            if n == 0 and w == 0:
+                if frozen:
+                    raise IllegalActionError(
+                        "RR-8.5", f"the pile is frozen: taking it needs a natural pair of "
+                        f"{name}s (you hold {counts[r] or 'no'} {name})")
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1 and opts.take_with_natural_and_wild:
+                if frozen:
+                    raise IllegalActionError(
+                        "RR-8.7", "a frozen pile is taken only with a natural pair")
+                if w > self._wild_room(r, open_m.naturals + 2, open_m.wilds, size + 2):
+                    raise IllegalActionError("RR-6.2", f"your meld of {name}s cannot take "
+                                             "another wild card")
+            else:
+                raise IllegalActionError(
+                    "RR-8.7" if w else "RR-8.4",
+                    f"you have an unfinished meld of {name}s: take the pile with two natural "
+                    f"{name}s or by adding the upcard alone ('take')")
+            added = n + w + 1
+            if size + added > 7:
+                raise IllegalActionError(
+                    "RR-8.4", f"your meld of {name}s has {size} cards: adding {added} would make "
+                    f"{size + added}, and a meld holds at most seven")
+            if size + added == 7:
+                closing.append(canasta_type(r, open_m.naturals + n + 1, open_m.wilds + w))
+        else:
+            if n == 0 and w == 0:
+                raise IllegalActionError(
+                    "RR-8.5", f"you have no unfinished meld of {name}s: take the pile with a "
+                    f"natural pair of {name}s")
+            if n < 2:
+                if not (opts.take_with_natural_and_wild and n == 1 and w >= 1):
+                    raise IllegalActionError(
+                        "RR-8.7" if w else "RR-8.4",
+                        f"taking the pile needs a natural pair of {name}s (a natural and a wild "
+                        "card are not enough)")
+                if frozen:
+                    raise IllegalActionError(
+                        "RR-8.7", "a frozen pile is taken only with a natural pair")
+            spec = MeldSpec(r, n + 1, tw, jk)
+            problem = self._spec_problem(spec)
+            if problem:
+                raise IllegalActionError(*problem)
+            if spec.size == 7:
+                closing.append(canasta_type(r, spec.naturals, spec.wilds))
+        self._check_new_specs(a.extra, seat, taken_rank=r if open_m is None and (
+            n + w + 1) < 7 else None)
+        for s in a.extra:
+            if s.size == 7:
+                closing.append(canasta_type(s.rank, s.naturals, s.wilds))
+        if not melded:
+            minimum = self.minimum_for(seat)
+            total = V[r] + sum(used[k] * V[k] for k in range(14))
+            if total < minimum:
+                raise IllegalActionError(
+                    "RR-7.3", f"your first melding needs a count of {minimum}; this counts "
+                    f"{total} (only the upcard and cards from your hand count)")
+        # Hand-size rules on the hand after the whole pile has joined it (RR-8.6).
+        after = [counts[k] - used[k] for k in range(14)]
+        red = self.pack.red_threes
+        rm = self.pack.rank_of
+        for c in self.pile[:-1]:
+            if not (red >> c) & 1:
+                after[rm[c]] += 1
+        problem = self._leave_problem(seat, after, closing, counts)
+        if problem:
+            raise IllegalActionError(problem[0], problem[1] + " (counting the pile's cards)")
+        return used
+
+    def _takes(self) -> list[Take]:
+        """Every legal take of the pile for the seat in turn."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        if "takes" in c:
+            return c["takes"]
+        out: list[Take] = []
+        c["takes"] = out
+        if not self.pile:
+            return out
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO, 3):
+            return out
+        counts = self._counts()
+        seat = self.turn
+        melded = self.has_melded(seat)
+        tw, jk = counts[TWO], counts[JOKER]
+        cands: list[Take] = []
+        if self.melds[seat][r] is not None:
+            cands.append(Take(r))
+            if counts[r] >= 2:
+                cands.append(Take(r, 2))
+            if counts[r] >= 1 and self.options.take_with_natural_and_wild:
+                if tw:
+                    cands.append(Take(r, 1, 1, 0))
+                if jk:
+                    cands.append(Take(r, 1, 0, 1))
+        else:
+            lo_n = 1 if self.options.take_with_natural_and_wild else 2
+            for n in range(min(counts[r], 6), lo_n - 1, -1):
+                max_w = 0 if r == SEVEN else min(self.options.wild_limit(n + 1), 6 - n)
+                for t, j in wild_splits(0 if n >= 2 else 1, max_w, tw, jk):
+                    if n + t + j + 1 < 3:
+                        continue
+                    if melded:
+                        cands.append(Take(r, n, t, j))
+                    else:
+                        sub = list(counts)
+                        sub[r] -= n
+                        for extra in self._first_melds(sub, tw - t, jk - j):
+                            cands.append(Take(r, n, t, j, extra))
+        for a in cands:
+            try:
+                self._plan_take(a)
+            except IllegalActionError:
+                continue
+            out.append(a)
+        return out
+
+    def _forced_take(self) -> bool:
+        """RR-12.2 under ``stock_end_take = "compulsory"``: the top card fits an unfinished
+        meld (RR-8.5) and that take is legal."""
+        if not self.pile or self.pile_frozen:
+            return False
+        r = self.pack.rank_of[self.pile[-1]]
+        if r in (JOKER, TWO, 3) or self.melds[self.turn][r] is None:
+            return False
+        try:
+            self._plan_take(Take(r))
+        except IllegalActionError:
+            return False
+        return True
+
+    # -- melding -----------------------------------------------------------------------------
+    def _first_melds(self, counts, twos: int, jokers: int, *, sevens_only: bool = False):
+        """Every set of new melds (one per category, each 3–7 cards) from ``counts``; the
+        first melding of a hand is one such set (RR-6.11)."""
+        cats = [SEVEN] if sevens_only else [k for k in _CATEGORIES
+                                             if (k == JOKER and twos + jokers >= 3) or
+                                             (k != JOKER and counts[k] >= 2)]
+        limit = self.options.wild_limit
+
+        def rec(i: int, t_left: int, j_left: int):
+            if i == len(cats):
+                yield ()
+                return
+            yield from rec(i + 1, t_left, j_left)
+            r = cats[i]
+            if r == JOKER:
+                for t, j in wild_splits(3, min(7, t_left + j_left), t_left, j_left):
+                    for rest in rec(i + 1, t_left - t, j_left - j):
+                        yield (MeldSpec(JOKER, 0, t, j),) + rest
+                return
+            for n in range(min(counts[r], 7), 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                for t, j in wild_splits(max(0, 3 - n), max_w, t_left, j_left):
+                    for rest in rec(i + 1, t_left - t, j_left - j):
+                        yield (MeldSpec(r, n, t, j),) + rest
+
+        for specs in rec(0, twos, jokers):
+            if specs:
+                yield specs
+
+    def _closing_of(self, specs) -> list[str]:
+        return [canasta_type(s.rank, s.naturals, s.wilds) for s in specs if s.size == 7]
+
+    def _plan_meld(self, a: Meld, forced: bool = False):
+        seat = self.turn
+        counts = self._counts()
+        specs = a.melds
+        if self.b3_done:
+            raise IllegalActionError("RR-6.5", "the black-three meld is the last meld of the turn")
+        if not specs:
+            raise IllegalActionError("RR-6.1", "a meld needs cards")
+        if any(s.rank == BLACK3 for s in specs):
+            if len(specs) != 1:
+                raise IllegalActionError("RR-6.5", "the black-three meld is made on its own")
+            return self._plan_black_threes(specs[0], counts)
+        melded = self.has_melded(seat)
+        if melded and len(specs) > 1:
+            raise IllegalActionError(
+                "RR-6.11", "you have melded this hand: lay down one new meld at a time")
+        self._check_new_specs(specs, seat)
+        used = used_counts(a)
+        self._need_all(counts, used, "RR-6.1")
+        if not melded:
+            minimum = self.minimum_for(seat)
+            total = sum(used[k] * V[k] for k in range(14))
+            if total < minimum:
+                raise IllegalActionError(
+                    "RR-7.1", f"your first melding needs a count of {minimum}; these melds "
+                    f"count {total}")
+        after = [counts[k] - used[k] for k in range(14)]
+        if not forced:
+            problem = self._leave_problem(seat, after, self._closing_of(specs), counts)
+            if problem:
+                raise IllegalActionError(*problem)
+        return used
+
+    def _plan_add(self, a: Add, forced: bool = False):
+        seat = self.turn
+        if self.b3_done:
+            raise IllegalActionError("RR-6.5", "the black-three meld is the last meld of the turn")
+        m = self.melds[seat][a.rank] if 0 <= a.rank < 14 else None
+        name = "wild cards" if a.rank == JOKER else format_kind(a.rank) + "s"
+        if m is None:
+            raise IllegalActionError(
+                "RR-6.8" if any(x.rank == a.rank for _, x in self.closed[seat]) else "RR-5.5",
+                f"you have no unfinished meld of {name} (canastas are closed, RR-6.8; you add "
+                "only to your own melds, RR-5.5)")
+        if a.size < 1:
+            raise IllegalActionError("RR-6.1", "add at least one card")
+        if a.rank == JOKER and a.naturals:
+            raise IllegalActionError("RR-6.4", "a wild meld holds only wild cards")
+        counts = self._counts()
+        self._need_all(counts, used_counts(a), "RR-6.1")
+        size = m.size + a.size
+        if size > 7:
+            raise IllegalActionError(
+                "RR-6.1", f"your meld of {name} has {m.size} cards: at most seven")
+        w = a.twos + a.jokers
+        if w and w > self._wild_room(a.rank, m.naturals + a.naturals, m.wilds, m.size + a.naturals):
+            rule = "RR-6.3" if a.rank == SEVEN else "RR-6.2"
+            raise IllegalActionError(rule, f"your meld of {name} cannot take "
+                                     f"{plural(w, 'more wild card')}")
+        closing = [canasta_type(a.rank, m.naturals + a.naturals, m.wilds + w)] if size == 7 else []
+        after = list(counts)
+        for k, v in enumerate(used_counts(a)):
+            after[k] -= v
+        if not forced:
+            problem = self._leave_problem(seat, after, closing, counts)
+            if problem:
+                raise IllegalActionError(*problem)
+        return None
+
+    def _plan_black_threes(self, spec: MeldSpec, counts):
+        seat = self.turn
+        if spec.wilds:
+            raise IllegalActionError("RR-6.5", "a black-three meld has no wild cards")
+        if spec.naturals < 3:
+            raise IllegalActionError("RR-6.5", "a black-three meld has three or more black threes")
+        self._need(counts, BLACK3, spec.naturals, "RR-6.5")
+        left = sum(counts) - spec.naturals
+        if left != 1:
+            raise IllegalActionError(
+                "RR-6.5", "black threes are melded only as the last meld when going out, "
+                f"leaving exactly one card to discard (you would hold {left})")
+        last = next(k for k in range(14) if counts[k] - (spec.naturals if k == BLACK3 else 0))
+        if not self._can_go_out_on(seat, last, self.canasta_types(seat)):
+            raise IllegalActionError(
+                "RR-6.5", "black threes are melded only when going out: you need the canasta "
+                "types of RR-11.1 and a last card that is not a seven (RR-9.7)"
+                + (", and your kitty taken" if self.options.must_take_kitty_before_going_out
+                   else ""))
+        return None
+
+    def _plan_discard(self, a: Discard):
+        seat = self.turn
+        counts = self._counts()
+        if not 0 <= a.kind < 14 or counts[a.kind] < 1:
+            raise IllegalActionError("RR-5.2", f"you hold no {format_kind(a.kind)} to discard")
+        locked = self.sevens_locked(seat)
+        if a.kind == SEVEN and locked:
+            raise IllegalActionError(
+                "RR-9.6", "sevens may not be discarded until every player has a sevens canasta")
+        if sum(counts) == 1:
+            types = self.canasta_types(seat)
+            if not (self._can_go_out_on(seat, a.kind, types)
+                    or self._kitty_after_discard_ok(seat, types)):
+                if a.kind == SEVEN and self.meets_go_out(types, len(self.closed[seat])):
+                    raise IllegalActionError("RR-9.7", "you may never go out on a seven")
+                raise IllegalActionError(
+                    "RR-5.7", "discarding your last card needs the canasta types to go out "
+                    "(RR-11.1) or a kitty waiting for you (RR-10.5)")
+        elif self.b3_done:
+            raise IllegalActionError("RR-6.5", "after the black-three meld you discard your last "
+                                     "card and go out")
+        return None
+
+    # ------------------------------------------------------------------ legal actions
+    def _legal(self) -> list[Action]:
+        ph = self._phase
+        if ph == DRAW:
+            out: list[Action] = []
+            if self.stock:
+                out.append(_DRAW)
+            out.extend(self._takes())
+            if not self.stock and not (self.options.stock_end_take == "compulsory"
+                                       and self._forced_take()):
+                out.append(_PASS)
+            return out
+        if ph == MELD:
+            return self._meld_actions()
+        if ph == KITTY:
+            return [_KITTY, _PASS]
+        if ph == CHOICE:
+            return [a for a in (_OUT, _KITTY) if self.is_legal(a)]
+        if ph == HAND_END:
+            return [_DEAL]
+        return []
+
+    def _meld_actions(self) -> list[Action]:
+        seat = self.turn
+        counts = self._counts()
+        tw, jk = counts[TWO], counts[JOKER]
+        forced = self._sevens_forced()
+        cands: list[Action] = []
+        melded = self.has_melded(seat)
+        if not self.b3_done:
+            if melded:
+                my = self.melds[seat]
+                for r in _CATEGORIES:
+                    m = my[r]
+                    if m is None:
+                        continue
+                    space = 7 - m.size
+                    n_max = 0 if r == JOKER else min(counts[r], space)
+                    for n in range(n_max, -1, -1):
+                        room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
+                        for t, j in wild_splits(0 if n else 1, min(room, space - n), tw, jk):
+                            cands.append(interned_add(r, n, t, j))
+                for r in _CATEGORIES:
+                    if r == JOKER:
+                        for t, j in wild_splits(3, min(7, tw + jk), tw, jk):
+                            cands.append(interned_meld(JOKER, 0, t, j))
+                        continue
+                    if counts[r] < 2:
+                        continue
+                    for n in range(min(counts[r], 7), 1, -1):
+                        max_w = 0 if r == SEVEN else min(self.options.wild_limit(n), 7 - n)
+                        for t, j in wild_splits(max(0, 3 - n), max_w, tw, jk):
+                            cands.append(interned_meld(r, n, t, j))
+                if counts[BLACK3] >= 3:
+                    cands.append(Meld((MeldSpec(BLACK3, counts[BLACK3]),)))
+            else:
+                for specs in self._first_melds(counts, tw, jk):
+                    cands.append(Meld(specs))
+        for k in _KINDS:
+            if counts[k]:
+                cands.append(_DISCARDS[k])
+        out = []
+        for a in cands:
+            try:
+                self._plan(a, None)
+            except IllegalActionError:
+                continue
+            out.append(a)
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def _apply_checked(self, action: Action, plan):
+        s = self._copy()
+        t = type(action)
+        seat = self.to_act[0] if self.to_act else -1
+        text = str(action)
+        if t is Deal:
+            s._log(seat, text)
+            s.hand_no += 1
+            s.dealer = (s.dealer + 1) % s.players
+            s._start_hand()
+            return s
+        if t is Draw:
+            placed, _ = s._draw_cards(seat, self.options.stock_draw,
+                                      self.options.red_three_replacement)
+            s._log(seat, text, ("places " + " ".join(placed)) if placed else "")
+            s._enter_meld()
+            return s
+        if t is Take:
+            s._do_take(action, text)
+            return s
+        if t is Pass:
+            s._log(seat, text)
+            if self._phase == KITTY:
+                s._begin_turn((seat + 1) % s.players)
+            else:
+                s._end_hand("stock_exhausted", None)
+            return s
+        if t is Kitty:
+            s._do_kitty(text)
+            return s
+        if t is GoOutNow:
+            s._log(seat, text)
+            s._end_hand("went_out", seat)
+            return s
+        if t is Discard:
+            s._do_discard(action.kind, text)
+            return s
+        if t is Meld or t is Add:
+            s._do_meld(action, text)
+            return s
+        raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
+
+    def _place(self, seat: int, rank: int, mask: int, n: int, t: int, j: int) -> str | None:
+        """Put cards into ``seat``'s open meld of ``rank`` (created if need be); a meld that
+        reaches seven cards becomes a closed canasta (RR-6.8).  Returns its type if closed."""
+        melds = list(self.melds[seat])
+        m = melds[rank]
+        if m is None:
+            m = CanastaMeld(rank, mask, n, t, j, False, seat)
+        else:
+            m = m.plus(mask, n, t, j)
+        kind = None
+        if m.size >= 7 and rank != BLACK3:
+            kind = canasta_type(rank, m.naturals, m.wilds)
+            self.closed = set_item(self.closed, seat, self.closed[seat] + ((kind, m),))
+            melds[rank] = None
+        else:
+            melds[rank] = m
+        self.melds = set_item(self.melds, seat, tuple(melds))
+        return kind
+
+    def _do_take(self, a: Take, text: str) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        top = self.pile[-1]
+        mask = self._pick_spec(a.rank, a.naturals, a.twos, a.jokers, hand)
+        hand &= ~mask
+        self._place(seat, a.rank, mask | (1 << top), a.naturals + 1, a.twos, a.jokers)
+        for spec in a.extra:
+            m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand)
+            hand &= ~m
+            self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers)
+        self.hands = set_item(self.hands, seat, hand)
+        n_taken = len(self.pile)
+        _, placed = self._pile_rest_into_hand(seat)
+        note = f"takes the pile ({plural(n_taken, 'card')})"
+        if placed:
+            note += "; places " + " ".join(placed)
+        self._log(seat, text, note)
+        self._enter_meld()
+
+    def _do_meld(self, a, text: str) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        avoid = self.pile_cards
+        if type(a) is Add:
+            specs = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
+        else:
+            specs = a.melds
+        for spec in specs:
+            m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand, avoid)
+            hand &= ~m
+            if spec.rank == BLACK3:
+                melds = list(self.melds[seat])
+                melds[BLACK3] = CanastaMeld(BLACK3, m, spec.naturals, 0, 0, False, seat)
+                self.melds = set_item(self.melds, seat, tuple(melds))
+                self.b3_done = True
+            else:
+                self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers)
+        self.hands = set_item(self.hands, seat, hand)
+        self.known = set_item(self.known, seat, self.known[seat] & hand)
+        self.melds_made += 1
+        self._log(seat, text)
+        self._enter_meld()
+
+    def _enter_meld(self) -> None:
+        """Enter (or stay in) the meld phase.  With no legal discard left the hand ends: by the
+        sevens lock (RR-12.4) or for want of a legal discard (RR-12.6)."""
+        self._phase = MELD
+        self._cache = None
+        legal = self._meld_actions()
+        self._cache = {"legal": legal, "legal_ids": {id(a) for a in legal}}
+        if self._sevens_forced():
+            if not legal:
+                self._end_hand("sevens_lock", None)
+            return
+        if not any(type(a) is Discard for a in legal):
+            counts = self.hand_counts(self.turn)
+            h = sum(counts)
+            how = "sevens_lock" if h == 0 or counts[SEVEN] == h else "no_legal_discard"
+            self._end_hand(how, None)
+
+    def _do_discard(self, kind: int, text: str) -> None:
+        seat = self.turn
+        cid = self._discard_card(seat, kind)  # a wild card freezes the pile (RR-8.3)
+        self._log(seat, text, str(self.pack.cards[cid]))
+        types = self.canasta_types(seat)
+        if self.hands[seat] == 0:
+            can_out = self._can_go_out_on(seat, kind, types)
+            can_kitty = self._kitty_after_discard_ok(seat, types)
+            if can_out and can_kitty:
+                self._phase = CHOICE  # RR-11.7
+                self._cache = None
+            elif can_out:
+                self._end_hand("went_out", seat)
+            else:
+                self._take_kitty(seat)  # RR-10.5: compulsory
+                self._begin_turn((seat + 1) % self.players)
+            return
+        if self.kitty_open(seat, types):
+            self._phase = KITTY
+            self._cache = None
+            return
+        self._begin_turn((seat + 1) % self.players)
+
+    def _take_kitty(self, seat: int) -> list[str]:
+        """RR-10.3, RR-10.4: the kitty joins the hand; its red threes are placed and replaced."""
+        red = self.pack.red_threes
+        kitty = self.kitties[seat]
+        r3 = kitty & red
+        self.kitties = set_item(self.kitties, seat, 0)
+        self.kitty_taken |= 1 << seat
+        self.hands = set_item(self.hands, seat, self.hands[seat] | (kitty & ~red))
+        self.red3 = set_item(self.red3, seat, self.red3[seat] | r3)
+        placed = [str(c) for c in self.pack.cards_of(r3)]
+        if r3 and self.options.kitty_red_three_replacement:
+            more, _ = self._draw_cards(seat, r3.bit_count(), self.options.red_three_replacement)
+            placed += more
+        return placed
+
+    def _do_kitty(self, text: str) -> None:
+        seat = self.turn
+        placed = self._take_kitty(seat)
+        self._log(seat, text, ("places " + " ".join(placed)) if placed else "takes the kitty")
+        self._begin_turn((seat + 1) % self.players)
+
+    # ------------------------------------------------------------------ scoring
+    def _end_hand(self, how: str, went_out: int | None) -> None:
+        """Score the hand (RR-13) and decide whether the game ends (RR-14)."""
+        from meldhall.games.railroad_canasta.scoring import score_hand
+
+        self.went_out = went_out
+        results, new_scores = score_hand(self, how, went_out)
+        self.scores = new_scores
+        game_over, winners = self._game_result(new_scores)
+        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
+        self._phase = GAME_OVER if game_over else HAND_END
+        self._cache = None
+
+    # ------------------------------------------------------------------ text, observation
+    def parse_action(self, text: str) -> Action:
+        """Read an action in notation (``docs/notation.md``) for this state."""
+        top = self.pack.rank_of[self.pile[-1]] if self.pile else None
+        return parse_canasta_action(text, top_rank=top, rules=RAILROAD_PARSE_RULES)
+
+    def observation(self, seat: int):
+        """What ``seat`` may know (RR-5.10)."""
+        from meldhall.games.railroad_canasta.observation import RailroadCanastaObservation
+
+        return RailroadCanastaObservation.from_state(self, seat)
+
+
+def new_game(
+    players: int | None = None,
+    seed: int = 0,
+    options: RailroadCanastaOptions | dict | None = None,
+    *,
+    dealer: int | None = None,
+) -> RailroadCanastaState:
+    """Start a Railroad Canasta game and deal its first hand.
+
+    Args:
+        players: 2 to 8 (overrides ``options.player_count``).
+        seed: integer seed; the same seed and actions give the identical game.
+        options: a :class:`RailroadCanastaOptions` or a dict of option names to values.
+        dealer: first dealer's seat; drawn at random from the seed if ``None`` (RR-4.1).
+
+    Raises:
+        OptionsError: unknown option or bad value.
+    """
+    if options is None:
+        opts = RailroadCanastaOptions(player_count=players or 4)
+    elif isinstance(options, dict):
+        data = dict(options)
+        if players is not None:
+            data["player_count"] = players
+        opts = RailroadCanastaOptions.from_json(data)
+    else:
+        opts = options
+        if players is not None and players != opts.player_count:
+            opts = opts.with_values(player_count=players)
+    if not isinstance(seed, int):
+        raise OptionsError(f"seed must be an integer, not {seed!r}")
+    s = RailroadCanastaState.blank()
+    s.options = opts
+    s.pack = Pack.get(opts.decks, opts.jokers)
+    s.seed = seed
+    s.scores = (0,) * opts.player_count
+    s.hand_no = 0
+    if dealer is None:
+        dealer = random.Random(seed ^ 0x5EED).randrange(opts.player_count)
+    elif not 0 <= dealer < opts.player_count:
+        raise OptionsError(f"dealer must be a seat 0..{opts.player_count - 1}, not {dealer}")
+    s.dealer = dealer
+    s.log = None
+    s._start_hand()
+    return s
+
