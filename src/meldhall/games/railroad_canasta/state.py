@@ -391,7 +391,7 @@ class RailroadCanastaState(CanastaState):
         """RR-12.4: a non-empty hand of sevens only while the lock holds."""
         c = self._counts()
         h = sum(c)
-        return h > 0 and c[SEVEN] == h and self.sevens_locked(self.turn)
+        return h > 0 and c[SEVEN] == h and self._locked_now()
 
     # -- taking the pile ---------------------------------------------------------------------
     def _top_rank(self) -> int:
@@ -697,7 +697,7 @@ class RailroadCanastaState(CanastaState):
         counts = self._counts()
         if not 0 <= a.kind < 14 or counts[a.kind] < 1:
             raise IllegalActionError("RR-5.2", f"you hold no {format_kind(a.kind)} to discard")
-        locked = self.sevens_locked(seat)
+        locked = self._locked_now()
         if a.kind == SEVEN and locked:
             raise IllegalActionError(
                 "RR-9.6", "sevens may not be discarded until every player has a sevens canasta")
@@ -738,15 +738,33 @@ class RailroadCanastaState(CanastaState):
         return []
 
     def _meld_actions(self) -> list[Action]:
+        """Legal actions of the meld phase.
+
+        Candidates are generated within the meld limits (RR-6.1–RR-6.4, RR-6.7); one that
+        leaves two or more cards, a non-seven among them, passes RR-5.7 and RR-5.8 at once, so
+        it is accepted here; every other candidate goes through :meth:`_plan` (the property
+        tests check that both paths agree).
+        """
         seat = self.turn
         counts = self._counts()
         tw, jk = counts[TWO], counts[JOKER]
-        forced = self._sevens_forced()
-        cands: list[Action] = []
+        h = sum(counts)
+        nonseven = h - counts[SEVEN]
+        fast = not (self._sevens_forced() or self.b3_done)
+        out: list[Action] = []
+        slow: list[Action] = []
         melded = self.has_melded(seat)
+
+        def offer(a, size: int, sevens_used: int) -> None:
+            if fast and h - size >= 2 and nonseven - (size - sevens_used) > 0:
+                out.append(a)
+            else:
+                slow.append(a)
+
         if not self.b3_done:
             if melded:
                 my = self.melds[seat]
+                limit = self.options.wild_limit
                 for r in _CATEGORIES:
                     m = my[r]
                     if m is None:
@@ -756,34 +774,48 @@ class RailroadCanastaState(CanastaState):
                     for n in range(n_max, -1, -1):
                         room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
                         for t, j in wild_splits(0 if n else 1, min(room, space - n), tw, jk):
-                            cands.append(interned_add(r, n, t, j))
+                            offer(interned_add(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 for r in _CATEGORIES:
+                    has_open = my[r] is not None
                     if r == JOKER:
-                        for t, j in wild_splits(3, min(7, tw + jk), tw, jk):
-                            cands.append(interned_meld(JOKER, 0, t, j))
+                        for t, j in wild_splits(7 if has_open else 3, min(7, tw + jk), tw, jk):
+                            offer(interned_meld(JOKER, 0, t, j), t + j, 0)
                         continue
                     if counts[r] < 2:
                         continue
                     for n in range(min(counts[r], 7), 1, -1):
-                        max_w = 0 if r == SEVEN else min(self.options.wild_limit(n), 7 - n)
-                        for t, j in wild_splits(max(0, 3 - n), max_w, tw, jk):
-                            cands.append(interned_meld(r, n, t, j))
+                        max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                        lo = max(0, 3 - n, 7 - n if has_open else 0)
+                        for t, j in wild_splits(lo, max_w, tw, jk):
+                            offer(interned_meld(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 if counts[BLACK3] >= 3:
-                    cands.append(Meld((MeldSpec(BLACK3, counts[BLACK3]),)))
+                    slow.append(Meld((MeldSpec(BLACK3, counts[BLACK3]),)))
             else:
                 for specs in self._first_melds(counts, tw, jk):
-                    cands.append(Meld(specs))
+                    slow.append(Meld(specs))
         for k in _KINDS:
             if counts[k]:
-                cands.append(_DISCARDS[k])
-        out = []
-        for a in cands:
+                d = _DISCARDS[k]
+                if fast and h >= 2 and (k != SEVEN or not self._locked_now()):
+                    out.append(d)
+                else:
+                    slow.append(d)
+        for a in slow:
             try:
                 self._plan(a, None)
             except IllegalActionError:
                 continue
             out.append(a)
         return out
+
+    def _locked_now(self) -> bool:
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        v = c.get("locked")
+        if v is None:
+            v = c["locked"] = self.sevens_locked(self.turn)
+        return v
 
     # ------------------------------------------------------------------ apply
     def _apply_checked(self, action: Action, plan):
@@ -828,20 +860,24 @@ class RailroadCanastaState(CanastaState):
             return s
         raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
 
-    def _place(self, seat: int, rank: int, mask: int, n: int, t: int, j: int) -> str | None:
-        """Put cards into ``seat``'s open meld of ``rank`` (created if need be); a meld that
-        reaches seven cards becomes a closed canasta (RR-6.8).  Returns its type if closed."""
+    def _place(self, seat: int, rank: int, mask: int, n: int, t: int, j: int, *,
+               new: bool = False) -> str | None:
+        """Put cards into ``seat``'s open meld of ``rank``, or (``new``) start a meld; a meld
+        that reaches seven cards becomes a closed canasta (RR-6.8).  Returns its type if
+        closed.  A new seven-card meld beside an unfinished one of its rank is closed at once
+        and leaves the unfinished one alone (RR-6.7)."""
         melds = list(self.melds[seat])
-        m = melds[rank]
-        if m is None:
+        old = melds[rank]
+        if new or old is None:
             m = CanastaMeld(rank, mask, n, t, j, False, seat)
         else:
-            m = m.plus(mask, n, t, j)
+            m = old.plus(mask, n, t, j)
         kind = None
         if m.size >= 7 and rank != BLACK3:
             kind = canasta_type(rank, m.naturals, m.wilds)
             self.closed = set_item(self.closed, seat, self.closed[seat] + ((kind, m),))
-            melds[rank] = None
+            if not (new and old is not None):
+                melds[rank] = None
         else:
             melds[rank] = m
         self.melds = set_item(self.melds, seat, tuple(melds))
@@ -857,7 +893,7 @@ class RailroadCanastaState(CanastaState):
         for spec in a.extra:
             m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand)
             hand &= ~m
-            self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers)
+            self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers, new=True)
         self.hands = set_item(self.hands, seat, hand)
         n_taken = len(self.pile)
         _, placed = self._pile_rest_into_hand(seat)
@@ -871,7 +907,8 @@ class RailroadCanastaState(CanastaState):
         seat = self.turn
         hand = self.hands[seat]
         avoid = self.pile_cards
-        if type(a) is Add:
+        is_new = type(a) is not Add
+        if not is_new:
             specs = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
         else:
             specs = a.melds
@@ -884,7 +921,8 @@ class RailroadCanastaState(CanastaState):
                 self.melds = set_item(self.melds, seat, tuple(melds))
                 self.b3_done = True
             else:
-                self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers)
+                self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers,
+                            new=is_new)
         self.hands = set_item(self.hands, seat, hand)
         self.known = set_item(self.known, seat, self.known[seat] & hand)
         self.melds_made += 1
