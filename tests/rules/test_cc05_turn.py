@@ -163,3 +163,24 @@ def test_meld_leaving_one_card_commits_to_going_out():
     assert legal_texts(s) == {"discard 5"}
     s = play(s, "discard 5")
     assert s.outcome.how == "went_out" and s.outcome.went_out == 0
+
+
+def test_cc5_9_information():
+    """CC-5.9: another seat's observation shows the whole pile in order, the melds, the red
+    threes, hand sizes and the cards taken with the pile, but never the other hands, the stock
+    order or the cards drawn from the stock."""
+    s = build(hands={0: "9 9 5 6", 1: "K Q J"}, melds={0: ["A A A"]},
+              pile="7C/0 8D/0 9H/0", stock="4S/1 10S/1", phase="draw")
+    s = play(s, "take 9 9")  # 7♣ and 8♦ join seat 0's hand, publicly
+    view = s.observation(1).to_json()
+    assert sorted(view["hand"]) == sorted(c.physical for c in s.hand_cards(1))
+    assert view["hand_sizes"][0] == 4
+    assert sorted(view["known_in_hand"][0]) == ["7C/0", "8D/0"]
+    assert "stock" not in view and "seed" not in view
+    s = play(s, "discard 5")
+    s = play(s, "draw")  # seat 1 draws 4♠/1 privately
+    view0 = s.observation(0).to_json()
+    assert view0["pile"][-1].startswith("5")
+    text = str(view0)
+    assert "4S/1" not in text and "4S" not in " ".join(e["note"] for e in view0["log"])
+    assert "4S/1" in s.observation(1).to_json()["hand"]
