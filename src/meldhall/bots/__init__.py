@@ -53,5 +53,9 @@ def make_bot(name: str, game: str = "classic-canasta") -> Bot:
             from meldhall.bots.classic_heuristic import ClassicHeuristicBot
 
             return ClassicHeuristicBot()
+        if game == "railroad-canasta":
+            from meldhall.bots.railroad_heuristic import RailroadHeuristicBot
+
+            return RailroadHeuristicBot()
         raise OptionsError(f"no heuristic bot for {game!r} yet")
     raise OptionsError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
