@@ -236,3 +236,26 @@ def test_option_single_card_pile_restriction_false():
     s = play(s, "take")
     s = play(s, "discard Q")
     assert s.outcome.how == "went_out"
+
+
+def test_cc5_7_take_leaving_one_card_commits_to_going_out():
+    """CC-5.7, CC-8.7: a take after which (the pile having joined the hand) one card is left
+    is allowed only if the side may go out, and the turn can then end only by going out."""
+    s = build(hands={0: "Q Q K"}, melds={0: ["K K K"]}, pile="Q", phase="draw")
+    assert_illegal(s, "take Q Q", "CC-5.7")
+    s = build(hands={0: "Q Q K"}, melds={0: ["K K K", "9 9 9 9 9 9 9"]}, pile="Q",
+              phase="draw")
+    s = play(s, "take Q Q")
+    assert s.hands[0].bit_count() == 1
+    assert legal_texts(s) == {"discard K", "add K -> K"}
+    s = play(s, "add K -> K")
+    assert s.outcome.how == "went_out"
+
+
+def test_cc7_2_six_player_minimum_on_a_take():
+    """CC-7.2, CC-7.4: a six-player side at 7,500 needs 150 also when its first melding is made
+    by taking the pile (top card and hand cards only)."""
+    s = build(players=6, hands={0: "A A A A 2 K K K 5"}, scores=[7500, 0], pile="A A 9 A",
+              phase="draw", seats_melded=[])
+    assert_illegal(s, "take A A A A 2", "CC-7.4")  # 100 + 20 = 120 < 150
+    play(s, "take A A A A 2, K K K")  # 120 + 30 = 150

@@ -304,3 +304,14 @@ def test_cc10_5_no_question_when_the_minimum_cannot_be_reached():
     assert s.legal_actions()
     s = play(s, "out A A A A A A A, K K K; discard Q")
     assert s.outcome.how == "went_out_concealed"
+
+
+def test_concealed_go_out_with_black_threes_and_without_discard():
+    """CC-6.9, CC-9.5, CC-10.2, CC-10.6: the go-out-concealed action may end with a black-three
+    meld, and the final discard is optional."""
+    s = build(hands={0: "7 7 7 7 7 7 7 3 3 3"}, phase="meld", seats_melded=[])
+    s = play(s, "out 7 7 7 7 7 7 7, 3 3 3")
+    assert s.outcome.how == "went_out_concealed"
+    r = result(s, 0)
+    assert any(ln.rule_id == "CC-12.1" and ln.points == 15 for ln in r.lines)
+    assert [ln.points for ln in r.lines if ln.rule_id in ("CC-12.2", "CC-12.3")] == [500, 100]
