@@ -805,6 +805,9 @@ class ClassicCanastaState(CanastaState):
                         # never negative: a meld already over the CC-6.2 wild limit (two melds
                         # combined by the cutthroat partnership, CC-14.1) still takes naturals
                         top_w = max(0, min(wild_held, room))
+                        if not must_go and h - n - top_w >= 2:
+                            out.extend(_add_block(r, n, top_w, tw, jk))  # no check needed
+                            continue
                         for w in range(top_w + 1):
                             if n + w == 0:
                                 continue
@@ -836,6 +839,9 @@ class ClassicCanastaState(CanastaState):
                     for n in range(counts[r], 1, -1):
                         cap = 3 if pagat or n > 3 else n
                         top_w = min(wild_held, cap)
+                        if not must_go and h - n - top_w >= 2:
+                            out.extend(_meld_block(r, n, top_w, tw, jk))  # no check needed
+                            continue
                         for w in range(3 - n if n < 3 else 0, top_w + 1):
                             size = n + w
                             left = h - size
@@ -1173,6 +1179,32 @@ class ClassicCanastaState(CanastaState):
         from meldhall.games.classic_canasta.observation import ClassicCanastaObservation
 
         return ClassicCanastaObservation.from_state(self, seat)
+
+
+_BLOCKS: dict = {}
+
+
+def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list:
+    """The additions of ``n`` naturals and up to ``top_w`` wild cards to a meld of ``r``, in
+    the order the meld-phase loop lists them (cached: the same blocks recur constantly)."""
+    key = ("a", r, n, top_w, tw, jk)
+    block = _BLOCKS.get(key)
+    if block is None:
+        block = _BLOCKS[key] = [
+            interned_add(r, n, t, w - t) for w in range(top_w + 1) if n + w
+            for t in range(min(tw, w), -1, -1) if w - t <= jk]
+    return block
+
+
+def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list:
+    """New melds of ``n`` naturals of ``r`` and enough wild cards (cached, in loop order)."""
+    key = ("m", r, n, top_w, tw, jk)
+    block = _BLOCKS.get(key)
+    if block is None:
+        block = _BLOCKS[key] = [
+            interned_meld(r, n, t, w - t) for w in range(3 - n if n < 3 else 0, top_w + 1)
+            for t in range(min(tw, w), -1, -1) if w - t <= jk]
+    return block
 
 
 def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
