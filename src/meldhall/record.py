@@ -43,6 +43,8 @@ def _read_json(source) -> dict:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"cannot read {path}: it is not UTF-8 text") from None
     else:
         text = source
     try:

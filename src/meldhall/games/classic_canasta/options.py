@@ -7,10 +7,18 @@ Presets: :data:`PRESETS` (``"standard"``, ``"pagat"``, ``"britannica"``).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from meldhall.errors import OptionsError
+from meldhall.options import (
+    GameOptions,
+    check_bools,
+    check_choices,
+    check_whole,
+    parse_option_value,
+    score_table,
+)
 
 __all__ = ["ClassicCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE", "parse_option_value"]
 
@@ -30,7 +38,7 @@ _CHOICES = {
 
 
 @dataclass(frozen=True, kw_only=True)
-class ClassicCanastaOptions:
+class ClassicCanastaOptions(GameOptions):
     """Classic Canasta options (spec table "Configurable house rules"; defaults = the spec).
 
     Attributes:
@@ -67,6 +75,8 @@ class ClassicCanastaOptions:
         OptionsError: an unknown value or an out-of-range number, with a sentence.
     """
 
+    TITLE = "Classic Canasta"
+
     player_count: int = 4
     wild_ratio: str = "seed"
     hidden_canasta_bonus: int = 100
@@ -93,21 +103,12 @@ class ClassicCanastaOptions:
             raise OptionsError(
                 f"player_count must be 2, 3, 4 or 6 (CC-1.1, CC-1.5), not {self.player_count!r}"
             )
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise OptionsError(
-                    f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}"
-                )
-        for name in ("red_three_upcard_freezes", "unfrozen_take_with_wild",
-                     "frozen_until_side_melds", "single_card_pile_restriction",
-                     "stock_end_forced_take", "concealed_exempt_from_minimum"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionsError(f"{name} must be true or false, not {getattr(self, name)!r}")
-        for name in ("hidden_canasta_bonus", "concealed_bonus", "six_player_150_threshold"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise OptionsError(f"{name} must be a whole number of points ≥ 0, not {v!r}")
+        check_choices(self, _CHOICES)
+        check_bools(self, ("red_three_upcard_freezes", "unfrozen_take_with_wild",
+                           "frozen_until_side_melds", "single_card_pile_restriction",
+                           "stock_end_forced_take", "concealed_exempt_from_minimum"))
+        check_whole(self, ("hidden_canasta_bonus", "concealed_bonus",
+                           "six_player_150_threshold"), minimum=0)
         if self.canastas_to_go_out is not None and (
             not isinstance(self.canastas_to_go_out, int) or self.canastas_to_go_out < 1
         ):
@@ -124,18 +125,7 @@ class ClassicCanastaOptions:
             )
         if self.three_player_mode == "cutthroat" and self.player_count != 3:
             raise OptionsError("three_player_mode='cutthroat' needs player_count=3 (CC-14.1)")
-        if self.minimum_count_table is not None:
-            table = self.minimum_count_table
-            try:
-                table = tuple((int(t), int(m)) for t, m in table)
-            except (TypeError, ValueError):
-                raise OptionsError(
-                    "minimum_count_table must be a list of [score threshold, minimum] pairs"
-                ) from None
-            if not table or any(m < 0 for _, m in table):
-                raise OptionsError("minimum_count_table needs at least one band of minimums ≥ 0")
-            object.__setattr__(self, "minimum_count_table",
-                               tuple(sorted(table, key=lambda b: -b[0])))
+        score_table(self, "minimum_count_table")
 
     # -- derived values ----------------------------------------------------------------------
 
@@ -193,59 +183,6 @@ class ClassicCanastaOptions:
             if score >= threshold:
                 return minimum
         return NEGATIVE_MINIMUM
-
-    def to_json(self) -> dict[str, Any]:
-        """Options as a JSON-ready dict (tuples become lists)."""
-        d = asdict(self)
-        if d["minimum_count_table"] is not None:
-            d["minimum_count_table"] = [list(b) for b in d["minimum_count_table"]]
-        return d
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClassicCanastaOptions:
-        """Build options from a dict (unknown names raise :class:`OptionsError`)."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionsError(
-                f"unknown Classic Canasta option(s): {', '.join(unknown)}; known options: "
-                + ", ".join(sorted(known))
-            )
-        data = dict(data)
-        if data.get("minimum_count_table") is not None:
-            data["minimum_count_table"] = tuple(tuple(b) for b in data["minimum_count_table"])
-        try:
-            return cls(**data)
-        except TypeError as exc:  # wrong value types reaching comparisons
-            raise OptionsError(str(exc)) from None
-
-    def with_values(self, **changes: Any) -> ClassicCanastaOptions:
-        """A copy with some options changed (validated)."""
-        return replace(self, **changes)
-
-
-def parse_option_value(text: str) -> Any:
-    """Read a command-line option value: ``true``/``false``, integers, ``none``, JSON, or text."""
-    import json
-
-    t = text.strip()
-    low = t.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null", "default"):
-        return None
-    try:
-        return int(t.replace(",", "").replace("_", ""))
-    except ValueError:
-        pass
-    if t[:1] in "[{":
-        try:
-            return json.loads(t)
-        except json.JSONDecodeError as exc:
-            raise OptionsError(f"cannot read option value {text!r}: {exc}") from None
-    return t
 
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -5,10 +5,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from meldhall.errors import OptionsError
+from meldhall.options import GameOptions, check_bools, check_choices, check_whole, score_table
 
 __all__ = ["RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE", "CANASTA_TYPES"]
 
@@ -31,7 +32,7 @@ _CHOICES = {
 
 
 @dataclass(frozen=True, kw_only=True)
-class RailroadCanastaOptions:
+class RailroadCanastaOptions(GameOptions):
     """Railroad Canasta options (defaults = the spec).
 
     Attributes:
@@ -64,6 +65,8 @@ class RailroadCanastaOptions:
         OptionsError: an unknown value or an out-of-range number, with a sentence.
     """
 
+    TITLE = "Railroad Canasta"
+
     player_count: int = 4
     max_players: int = 8
     target_score: int = 20000
@@ -90,19 +93,11 @@ class RailroadCanastaOptions:
         if not isinstance(self.player_count, int) or not 2 <= self.player_count <= self.max_players:
             raise OptionsError(
                 f"player_count must be 2 to {self.max_players} (RR-1.2), not {self.player_count!r}")
-        for name, allowed in _CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise OptionsError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
-                                   f"not {getattr(self, name)!r}")
-        for name in ("red_three_replacement", "kitty_red_three_replacement",
-                     "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
-                     "take_with_natural_and_wild", "upcard_wild_freezes"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionsError(f"{name} must be true or false, not {getattr(self, name)!r}")
-        for name in ("going_out_bonus", "red_three_bonus"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise OptionsError(f"{name} must be a whole number of points, not {v!r}")
+        check_choices(self, _CHOICES)
+        check_bools(self, ("red_three_replacement", "kitty_red_three_replacement",
+                           "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
+                           "take_with_natural_and_wild", "upcard_wild_freezes"))
+        check_whole(self, ("going_out_bonus", "red_three_bonus"))
         if not isinstance(self.kitty_red_three_penalty, int) or self.kitty_red_three_penalty > 0:
             raise OptionsError("kitty_red_three_penalty must be 0 or a negative number of points "
                                f"(e.g. -100), not {self.kitty_red_three_penalty!r}")
@@ -116,17 +111,7 @@ class RailroadCanastaOptions:
                 raise OptionsError("canasta_bonuses must map red/black/wild/sevens to points, "
                                    f"not {b!r}")
             object.__setattr__(self, "canasta_bonuses", {**DEFAULT_BONUSES, **b})
-        if self.minimum_count_table is not None:
-            try:
-                table = tuple((int(t), int(m)) for t, m in self.minimum_count_table)
-            except (TypeError, ValueError):
-                raise OptionsError(
-                    "minimum_count_table must be a list of [score threshold, minimum] pairs"
-                ) from None
-            if not table or any(m < 0 for _, m in table):
-                raise OptionsError("minimum_count_table needs at least one band of minimums ≥ 0")
-            object.__setattr__(self, "minimum_count_table",
-                               tuple(sorted(table, key=lambda b: -b[0])))
+        score_table(self, "minimum_count_table")
 
     # -- derived values ----------------------------------------------------------------------
 
@@ -161,34 +146,6 @@ class RailroadCanastaOptions:
         if m == "wild_le_natural":
             return min(3, naturals)
         return m  # type: ignore[return-value]
-
-    def to_json(self) -> dict[str, Any]:
-        """Options as a JSON-ready dict."""
-        d = asdict(self)
-        if d["minimum_count_table"] is not None:
-            d["minimum_count_table"] = [list(b) for b in d["minimum_count_table"]]
-        return d
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RailroadCanastaOptions:
-        """Build options from a dict (unknown names raise :class:`OptionsError`)."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionsError(
-                f"unknown Railroad Canasta option(s): {', '.join(unknown)}; known options: "
-                + ", ".join(sorted(known)))
-        data = dict(data)
-        if data.get("minimum_count_table") is not None:
-            data["minimum_count_table"] = tuple(tuple(b) for b in data["minimum_count_table"])
-        try:
-            return cls(**data)
-        except TypeError as exc:
-            raise OptionsError(str(exc)) from None
-
-    def with_values(self, **changes: Any) -> RailroadCanastaOptions:
-        """A copy with some options changed (validated)."""
-        return replace(self, **changes)
 
 
 PRESETS: dict[str, dict[str, Any]] = {

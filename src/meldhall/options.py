@@ -1,0 +1,140 @@
+"""What every game's options share: JSON in and out, validation helpers, reading values typed
+on the command line.
+
+A game's options are a frozen, keyword-only dataclass that inherits :class:`GameOptions` and
+validates itself in ``__post_init__`` with the ``check_*`` helpers, raising
+:class:`~meldhall.errors.OptionsError` with a sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, fields, replace
+from typing import Any
+
+from meldhall.errors import OptionsError
+
+__all__ = [
+    "GameOptions", "parse_option_value", "check_choices", "check_bools", "check_whole",
+    "score_table",
+]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+class GameOptions:
+    """Mixin for a game's frozen options dataclass."""
+
+    #: The game's name for messages ("Classic Canasta").
+    TITLE = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Options as a JSON-ready dict (tuples become lists)."""
+        return {k: _jsonable(v) for k, v in asdict(self).items()}  # type: ignore[call-overload]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]):
+        """Build options from a dict.
+
+        Raises:
+            OptionsError: an unknown option name (the message lists the known ones) or a bad
+                value.
+        """
+        if not isinstance(data, dict):
+            raise OptionsError(f"options must be a JSON object of names and values, not {data!r}")
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionsError(
+                f"unknown {cls.TITLE} option(s): {', '.join(unknown)}; known options: "
+                + ", ".join(sorted(known)))
+        try:
+            return cls(**data)
+        except OptionsError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise OptionsError(f"bad {cls.TITLE} option value: {exc}") from None
+
+    def with_values(self, **changes: Any):
+        """A copy with some options changed (validated; raises OptionsError)."""
+        try:
+            return replace(self, **changes)  # type: ignore[type-var]
+        except OptionsError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise OptionsError(f"bad {self.TITLE} option value: {exc}") from None
+
+
+def check_choices(obj: Any, choices: dict[str, tuple]) -> None:
+    """Each named attribute must be one of its allowed values."""
+    for name, allowed in choices.items():
+        value = getattr(obj, name)
+        if value not in allowed:
+            raise OptionsError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                               f"not {value!r}")
+
+
+def check_bools(obj: Any, names: tuple[str, ...]) -> None:
+    """Each named attribute must be true or false."""
+    for name in names:
+        if not isinstance(getattr(obj, name), bool):
+            raise OptionsError(f"{name} must be true or false, not {getattr(obj, name)!r}")
+
+
+def check_whole(obj: Any, names: tuple[str, ...], *, minimum: int | None = None,
+                unit: str = "points") -> None:
+    """Each named attribute must be a whole number (at least ``minimum``)."""
+    for name in names:
+        v = getattr(obj, name)
+        if not isinstance(v, int) or isinstance(v, bool) or (minimum is not None and v < minimum):
+            bound = f" ≥ {minimum}" if minimum is not None else ""
+            raise OptionsError(f"{name} must be a whole number of {unit}{bound}, not {v!r}")
+
+
+def score_table(obj: Any, name: str) -> None:
+    """Normalise a table of (score threshold, minimum count) bands, highest first, in place.
+
+    Raises:
+        OptionsError: not a list of number pairs, or a negative minimum.
+    """
+    value = getattr(obj, name)
+    if value is None:
+        return
+    try:
+        table = tuple((int(t), int(m)) for t, m in value)
+    except (TypeError, ValueError):
+        raise OptionsError(
+            f"{name} must be a list of [score threshold, minimum] pairs, e.g. "
+            f"[[3000, 120], [1500, 90], [0, 50]], not {value!r}") from None
+    if not table or any(m < 0 for _, m in table):
+        raise OptionsError(f"{name} needs at least one band of minimums ≥ 0")
+    object.__setattr__(obj, name, tuple(sorted(table, key=lambda b: -b[0])))
+
+
+def parse_option_value(text: str) -> Any:
+    """Read a command-line option value: ``true``/``false``, whole numbers, ``none``, JSON
+    lists and objects, or plain text."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null", "default"):
+        return None
+    try:
+        return int(t.replace(",", "").replace("_", ""))
+    except ValueError:
+        pass
+    if t[:1] in "[{":
+        try:
+            return json.loads(t)
+        except json.JSONDecodeError as exc:
+            raise OptionsError(f"cannot read option value {text!r}: {exc}") from None
+    return t
