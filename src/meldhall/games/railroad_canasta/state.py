@@ -540,9 +540,9 @@ class RailroadCanastaState(CanastaState):
                 for t, j in wild_splits(0 if n >= 2 else 1, max_w, tw, jk):
                     if n + t + j + 1 < 3:
                         continue
-                    if melded:
-                        cands.append(Take(r, n, t, j))
-                    else:
+                    # RR-7.3: a first melding may be the take alone when it reaches the minimum
+                    cands.append(Take(r, n, t, j))
+                    if not melded:
                         sub = list(counts)
                         sub[r] -= n
                         for extra in self._first_melds(sub, tw - t, jk - j):
@@ -1035,7 +1035,8 @@ def new_game(
         OptionsError: unknown option or bad value.
     """
     if options is None:
-        opts = RailroadCanastaOptions(player_count=players or 4)
+        # RR-1.2: players=0 is refused like any other count outside 2..max_players
+        opts = RailroadCanastaOptions(player_count=4 if players is None else players)
     elif isinstance(options, dict):
         data = dict(options)
         if players is not None:
