@@ -221,6 +221,8 @@ class RailroadCanastaState(CanastaState):
         if s.size > 7:
             return "RR-6.1", f"{s}: a meld holds at most seven cards"
         if s.rank == JOKER:
+            if s.naturals:
+                return "RR-6.4", "a wild meld holds only wild cards (jokers and twos)"
             return None  # RR-6.4: three to seven wild cards
         if s.rank not in NATURAL_RANKS:
             return "RR-6.2", f"{name}s cannot be melded"
@@ -788,8 +790,10 @@ class RailroadCanastaState(CanastaState):
                         lo = max(0, 3 - n, 7 - n if has_open else 0)
                         for t, j in wild_splits(lo, max_w, tw, jk):
                             offer(interned_meld(r, n, t, j), n + t + j, n if r == SEVEN else 0)
-                if counts[BLACK3] >= 3:
-                    slow.append(Meld((MeldSpec(BLACK3, counts[BLACK3]),)))
+                # RR-6.5: the black-three meld leaves exactly one card, possibly a black three
+                b3 = min(counts[BLACK3], h - 1)
+                if b3 >= 3:
+                    slow.append(Meld((MeldSpec(BLACK3, b3),)))
             else:
                 for specs in self._first_melds(counts, tw, jk):
                     slow.append(Meld(specs))
