@@ -128,17 +128,15 @@ def _plain_value(text: str) -> Any:
         return text
 
 
-#: Games the terminal table can draw (``play`` and ``replay``); ``simulate`` and ``rules``
-#: work for every game.
-DRAWN_GAMES = ("classic-canasta",)
-
-
 def check_drawn_game(name: str) -> Any:
-    """Like :func:`check_game`, for the commands that draw the table."""
+    """Like :func:`check_game`, for the commands that draw the table (``play``, ``replay``):
+    also refuses a game the terminal cannot draw yet."""
+    from meldhall.cli.games import UIS
+
     mod = check_game(name)
-    if name not in DRAWN_GAMES:
+    if name not in UIS:
         raise OptionsError(f"the terminal table for {name} is not written yet; games that can "
-                           f"be played and replayed here: {', '.join(DRAWN_GAMES)}")
+                           f"be played and replayed here: {', '.join(UIS)}")
     return mod
 
 

@@ -28,6 +28,7 @@ from meldhall.cli.common import (
     parse_options,
     split_names,
 )
+from meldhall.cli.games import UIS
 from meldhall.cli.render import (
     legal_view,
     log_text,
@@ -35,31 +36,9 @@ from meldhall.cli.render import (
     score_sheet,
     seat_label,
     sort_cards,
-    table_view,
 )
 from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
 from meldhall.game import Action, State
-
-HELP_TEXT = """\
-**Your move:** type the number of an action from the list, or the action itself in notation:
-
-| Action | Example |
-|---|---|
-| draw from the stock | `draw` |
-| take the pile (with cards from hand) | `take 8 8`, `take` (upcard onto your meld), `take 8 8, K K 2` |
-| new meld(s) | `meld K K 2`, `meld A A A, 7 7 7` |
-| add to a meld | `add 9 9 2 -> 9` |
-| discard | `discard K` |
-| go out concealed | `out 7 7 7 7 7 7 7, J J JK; discard 4` |
-| ask partner / answer | `ask`, `yes`, `no` |
-
-Cards are named by rank (`A K Q J 10 … 4`, `2`, `JK` for a joker, `3` for a black three);
-suits are accepted (`8H`) and ignored.
-
-**Commands:** `legal` lists your legal actions again (`legal all`: without shortening),
-`table` redraws the table, `log` shows this game's public log, `score` the score sheet,
-`rules CC-8.5` prints a rule, `help` this text, `quit` leaves the game.
-"""
 
 QUIT = object()
 EOF = object()
@@ -71,6 +50,7 @@ class Session:
     def __init__(self, game: str, players: int, human: int, seed: int, bot_names: list[str],
                  options: dict[str, Any], save: Path | None):
         self.game = game
+        self.ui = UIS[game]
         self.console = out()
         self.human = human
         self.seed = seed
@@ -78,6 +58,7 @@ class Session:
         self.state: State = new_game(game, players=players, seed=seed, options=options)
         self.initial_dealer: int = self.state.dealer  # type: ignore[attr-defined]
         self.players = self.state.players
+        self.side_of = self.ui.side_of(self.state)
         others = [s for s in range(self.players) if s != human]
         self.seat_bot_names: dict[int, str] = {
             s: bot_names[i % len(bot_names)] for i, s in enumerate(others)
@@ -106,14 +87,19 @@ class Session:
     # ------------------------------------------------------------------ drawing
     def draw_table(self) -> None:
         obs = self.state.observation(self.human)
-        self.console.print(table_view(obs, self.names))
+        self.console.print(self.ui.table(obs, self.names))
 
     def show_legal(self, legal: list[Action], everything: bool = False) -> None:
-        self.console.print(legal_view(legal, max_per_group=10_000 if everything else 40))
+        self.console.print(legal_view(legal, self.ui.groups,
+                                      max_per_group=10_000 if everything else 40))
 
-    def show_new_log(self, before: int, seat: int, extra: str = "") -> None:
-        entries = self.state.public_log()[before:]  # type: ignore[attr-defined]
-        for e_seat, action, note in entries:
+    def show_new_log(self, before: int, phase: str, extra: str = "") -> None:
+        """Print the log entries from number ``before`` on; ``phase`` is the phase the first
+        of them (the action just applied) was taken in."""
+        entries = self.ui.log(self.state, self.human)[before:]
+        for i, (e_seat, action, note) in enumerate(entries):
+            if i == 0:
+                note = self.ui.note(phase, action, note)
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
             if e_seat < 0:
                 who = "Table"
@@ -132,10 +118,10 @@ class Session:
         st = self.state
         self.console.print()
         self.draw_table()
-        if st.phase == "consent":
-            self.console.print(Text(
-                f"Your partner, {seat_label(st.turn, self.names)}, asks: \"may I go out?\"  "  # type: ignore[attr-defined]
-                "Answer yes or no.", style="bold yellow"))
+        question = self.ui.prompt(st.observation(self.human), self.names)
+        if question is not None:
+            self.console.print(question)
+        aliases = self.ui.aliases.get(st.phase, {})
         self.show_legal(legal)
         while True:
             line = self.read("Your move> ")
@@ -148,7 +134,7 @@ class Session:
             if low in ("quit", "exit", "q"):
                 return QUIT
             if low in ("help", "?", "h"):
-                self.console.print(Markdown(HELP_TEXT))
+                self.console.print(Markdown(self.ui.help_text))
                 continue
             if low in ("legal", "list", "moves", "l", "legal all"):
                 self.show_legal(legal, everything=low == "legal all")
@@ -169,6 +155,7 @@ class Session:
             if low.split(" ", 1)[0] in ("rules", "rule"):
                 self.show_rule(cmd.split(None, 1)[1] if " " in cmd else "")
                 continue
+            cmd = aliases.get(low, cmd)
             if cmd.isdigit():
                 k = int(cmd)
                 if 1 <= k <= len(legal):
@@ -184,8 +171,8 @@ class Session:
                 continue
             except NotationError as exc:
                 self.console.print(Text(f"Not understood: {exc}", style="red"))
-                self.console.print("Type a number from the list, an action such as 'draw' or "
-                                   "'discard K', or 'help'.", style="dim")
+                self.console.print("Type a number from the list, an action (the list shows "
+                                   "them), or 'help'.", style="dim")
                 continue
             return action
 
@@ -216,7 +203,8 @@ class Session:
         return action
 
     def apply(self, action: Action, seat: int) -> None:
-        before_log = len(self.state.public_log())  # type: ignore[attr-defined]
+        before_log = len(self.ui.log(self.state, self.human))
+        phase = self.state.phase
         before_hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
         try:
             self.state = self.state.apply(action, seat)
@@ -227,30 +215,31 @@ class Session:
                 f"the {self.names[seat]} bot at seat {seat} chose an illegal action "
                 f"{action}: {exc}") from None
         extra = ""
-        if seat == self.human and str(action) == "draw":
+        said = self.ui.draws.get(str(action)) if seat == self.human else None
+        if said:
             obs = self.state.observation(self.human)
             new = obs.hand & ~before_hand  # type: ignore[attr-defined]
             cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]
             if cards:
-                extra = "You drew " + " ".join(c.pretty for c in cards)
-        self.show_new_log(before_log, seat, extra)
+                extra = said + " " + " ".join(c.pretty for c in cards)
+        self.show_new_log(before_log, phase, extra)
 
     # ------------------------------------------------------------------ hands and game
     def sheet(self):
-        side_of = self.state.side_of  # type: ignore[attr-defined]
-        return score_sheet(self.outcomes, self.players, side_of, self.names)
+        return score_sheet(self.outcomes, self.players, self.side_of, self.names,
+                           unit=self.ui.unit, note=self.ui.score_note)
 
     def end_of_hand(self) -> None:
         oc = self.state.outcome
         self.outcomes.append(oc)
         self.console.print()
-        self.console.print(outcome_view(oc, self.players, self.state.side_of,  # type: ignore
-                                        self.names))
+        self.console.print(outcome_view(oc, self.players, self.side_of, self.names,
+                                        unit=self.ui.unit))
         if oc.game_over:
             self.console.print(self.sheet())
             winners = oc.winners
-            mine = self.state.side_of[self.human] if len(oc.results) != self.players \
-                else self.human  # type: ignore[attr-defined]
+            mine = self.side_of[self.human] if len(oc.results) != self.players \
+                else self.human
             if mine in winners:
                 msg = "You win!" if len(winners) == 1 else "You share the win."
             else:
@@ -258,21 +247,18 @@ class Session:
             self.console.print(Text(f"Game over. {msg}", style="bold"))
 
     def intro(self) -> None:
-        st = self.state
         me = self.human
-        partners = [s for s in range(self.players)
-                    if s != me and st.side_of[s] == st.side_of[me]]  # type: ignore
+        side_of = self.side_of
+        partners = [s for s in range(self.players) if s != me and side_of[s] == side_of[me]]
         who = f"You are seat {me}"
         if partners:
             who += f", partner of seat{'s' if len(partners) > 1 else ''} " + \
                    ", ".join(str(p) for p in partners)
         bots = ", ".join(f"seat {s}: {n}" for s, n in self.seat_bot_names.items())
         self.console.print(Text(
-            f"Classic Canasta, {self.players} players, seed {self.seed}. {who}. Bots: {bots}.",
+            f"{self.ui.title}, {self.players} players, seed {self.seed}. {who}. Bots: {bots}.",
             style="bold"))
-        self.console.print("Type the number of an action or the action itself (e.g. 'draw', "
-                           "'meld K K 2', 'discard 7'); 'help' for commands, 'quit' to leave.",
-                           markup=False)
+        self.console.print(self.ui.hint, markup=False)
 
     def save_record(self) -> None:
         if self.save is None:
@@ -302,23 +288,21 @@ class Session:
         while True:
             st = self.state
             oc = st.outcome
-            if oc is not None and oc is not shown_outcome and st.phase in ("hand_end",
-                                                                             "game_over"):
+            if oc is not None and oc is not shown_outcome:
                 shown_outcome = oc
                 self.end_of_hand()
             if st.is_terminal:
                 return 0
             seat = st.to_act[0]
             legal = st.legal_actions(seat)
-            if st.phase == "hand_end":
+            if oc is not None:  # between hands: the next dealer deals
                 if interactive_stdin() and self.read(
-                        "Press Enter to deal the next hand (or type quit) ") in (
+                        f"Press Enter to deal the next {self.ui.unit} (or type quit) ") in (
                         None, "quit", "q", "exit"):
                     self.console.print("You left the game.")
                     return 0
                 self.console.print()
-                self.console.print(Text(f"Hand {st.hand_no + 2}: {seat_label(seat, self.names)}"  # type: ignore
-                                        " deals.", style="bold"))
+                self.console.print(Text(self.ui.deal_line(st, seat, self.names), style="bold"))
                 self.apply(legal[0], seat)
                 continue
             if seat == self.human:
@@ -338,16 +322,18 @@ class Session:
 @handle_errors
 def play_command(
     game: Annotated[str, typer.Argument(
-        metavar="GAME", help="The game to play: classic-canasta.",
+        metavar="GAME",
+        help="The game to play: classic-canasta, railroad-canasta or shanghai-rummy.",
         show_default=False)],
     players: Annotated[int | None, typer.Option(
         "--players", "-n",
-        help="Number of players: 2, 3, 4 or 6.",
+        help="Number of players: Classic Canasta 2, 3, 4 or 6; Railroad "
+        "Canasta 2 to 8; Shanghai Rummy 3 to 8.",
         show_default="4")] = None,
     seat: Annotated[int, typer.Option(
         "--seat", "-s",
-        help="Your seat (0 … players-1).  Seat 0 partners seat 2 in the "
-        "four-player game.")] = 0,
+        help="Your seat (0 … players-1).  In four-player Classic Canasta "
+        "seat 0 partners seat 2.")] = 0,
     seed: Annotated[int | None, typer.Option(
         "--seed",
         help="Seed of the shuffle; the same seed and the same moves give "
@@ -363,7 +349,9 @@ def play_command(
         "(repeatable; see docs/options.md).")] = None,
     preset: Annotated[str | None, typer.Option(
         "--preset",
-        help="A named set of house rules: standard, pagat, britannica.",
+        help="A named set of house rules (Classic: standard, pagat, "
+        "britannica; Railroad: standard, short; Shanghai: standard, short, "
+        "quick_rebuilds).",
         show_default=False)] = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE",
@@ -372,12 +360,14 @@ def play_command(
 ) -> None:
     """Play a game in the terminal against bots.
 
-    The table is drawn before each of your moves: your hand sorted and grouped by rank, every
-    side's melds (canastas marked natural or mixed), red threes, the upcard and the pile
-    (frozen or blocked), the stock, scores and minimum counts, and the last actions.  Pick an
-    action by its number or type it in notation (**draw**, **take 8 8**,
-    **meld K K 2**, **add 9 -> 9**, **discard 7**).  A refused move shows the
-    rule that refuses it.  Type **help** during the game for every command.
+    The table is drawn before each of your moves: your hand, every player's or side's melds,
+    the upcard and the pile, the stock, the scores and the last actions.  Classic Canasta adds
+    red threes, frozen and blocked piles and minimum counts; Railroad Canasta each player's
+    kitty, canasta types and the sevens lock; Shanghai Rummy the contract, buys used and left,
+    who has made the contract and the numbered melds with their jokers (**JK=7D**).  Pick an
+    action by its number or type it in notation (**draw**, **meld K K 2**, **kitty**,
+    **buy**, **layoff 9H -> 2**, **discard 7**).  A refused move shows the rule that refuses
+    it.  Type **help** during the game for every command.
 
     Moves are read from standard input, one a line, so a game can be scripted; the game
     ends cleanly at the end of the input.
@@ -394,15 +384,17 @@ def play_command(
     for n in names:
         try:
             make_bot(n, game)
-        except ImportError:
+        except (ImportError, OptionsError) as exc:
             if n == "heuristic" and bots == "heuristic":
-                fallback = n
+                fallback = exc
+            elif isinstance(exc, OptionsError):
+                raise
             else:
                 raise OptionsError(f"the {n!r} bot is not available in this installation") \
                     from None
     if fallback:
-        out().print("The heuristic bot is not available here; the random bot plays instead.",
-                    style="yellow")
+        out().print(f"There is no heuristic bot for {game} here; the random bot plays "
+                    "instead.", style="yellow")
         names = ["random"]
     if save is not None:
         parent = save.expanduser().resolve().parent

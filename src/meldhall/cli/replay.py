@@ -12,7 +12,8 @@ from rich.text import Text
 
 from meldhall.cli.app import app
 from meldhall.cli.common import check_drawn_game, handle_errors, interactive_stdin, out
-from meldhall.cli.render import outcome_view, score_sheet, seat_label, table_view
+from meldhall.cli.games import UIS, GameUI
+from meldhall.cli.render import outcome_view, score_sheet, seat_label
 from meldhall.errors import OptionsError, RecordError
 from meldhall.record import load_record
 
@@ -60,6 +61,7 @@ def replay_command(
         raise RecordError(f"{file} is a folder, not a record file")
     rec = load_record(file)
     check_drawn_game(rec.game)
+    ui = UIS[rec.game]
     n = rec.players
     if seat is not None and not 0 <= seat < n:
         raise OptionsError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
@@ -75,36 +77,40 @@ def replay_command(
     prev = None
     states = rec.states()
     count = 0
+    turn_phases = ui.turn_phases
     for text, state in states:
         if text is None:  # the initial state
-            _table(console, state, seat, names, tables, first=True)
+            _table(console, ui, state, seat, names, tables)
             prev = state
             continue
         count += 1
         actor = prev.to_act[0] if prev.to_act else -1
-        new_entries = state.public_log()[len(prev.public_log()):]
+        new_entries = ui.log(state, seat)[len(ui.log(prev, seat)):]
         line = Text(f"{count:>4}. ", style="dim")
         line.append(seat_label(actor, names) + ": ")
         line.append(text, style="bold")
-        notes = [e[2] for e in new_entries if e[2]]
+        notes = [ui.note(prev.phase, text, e[2]) if i == 0 else e[2]
+                 for i, e in enumerate(new_entries)]
+        notes = [x for x in notes if x]
         if notes:
             line.append("  " + "; ".join(notes), style="dim")
         console.print(line)
         oc = state.outcome
         if oc is not None and prev.outcome is None:
             outcomes.append(oc)
-            console.print(outcome_view(oc, n, state.side_of, names))
+            console.print(outcome_view(oc, n, ui.side_of(state), names, unit=ui.unit))
         elif (tables == Tables.all
-              or (tables == Tables.turns and state.phase == "draw"
-                  and (prev.phase != "draw" or prev.turn != state.turn))
+              or (tables == Tables.turns and state.phase in turn_phases
+                  and (prev.phase not in turn_phases or prev.turn != state.turn))
               or (tables == Tables.hands and text == "deal")):
-            _table(console, state, seat, names, tables)
+            _table(console, ui, state, seat, names, tables)
         prev = state
         if step and not _wait():
             console.print("Stopped.")
             raise typer.Exit(0)
     if outcomes:
-        console.print(score_sheet(outcomes, n, prev.side_of, names))
+        console.print(score_sheet(outcomes, n, ui.side_of(prev), names, unit=ui.unit,
+                                  note=ui.score_note))
     if prev is not None and not prev.is_terminal:
         console.print("The record ends before the game does.", style="yellow")
     result = rec.result or {}
@@ -115,15 +121,14 @@ def replay_command(
                           f"{list(prev.scores)}.", style="yellow")
 
 
-def _table(console, state, seat, names, tables, first: bool = False) -> None:
+def _table(console, ui: GameUI, state, seat, names, tables) -> None:
     if tables == Tables.none:
         return
     if seat is not None:
-        view = table_view(state.observation(seat), names)
+        view = ui.table(state.observation(seat), names)
     else:
-        hands = {s: state.hand_cards(s) for s in range(state.players)}
-        view = table_view(state.observation(state.to_act[0] if state.to_act else 0), names,
-                          hands=hands)
+        view = ui.table(state.observation(state.to_act[0] if state.to_act else 0), names,
+                        **ui.face_up(state))
     console.print(view)
 
 

@@ -1,0 +1,397 @@
+"""The canasta tables: Classic Canasta and Railroad Canasta, drawn from one seat's observation.
+
+The two games share the pile line (upcard, cards below, frozen and blocked), the red threes,
+the stock line and the meld bodies; each draws its own players' table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from meldhall.cards import Card
+from meldhall.cli.render import (
+    card_text,
+    cards_text,
+    hand_label,
+    hand_text,
+    seat_label,
+    table_panel,
+    to_act_text,
+)
+
+#: Railroad canasta types (RR-6.9) in display order, with their colours.
+CANASTA_TYPE_STYLES = {"red": "bold red", "black": "bold", "wild": "bold magenta",
+                       "sevens": "bold yellow"}
+#: Canasta types that make a Railroad player kitty-eligible (RR-10.2).
+KITTY_TYPES = frozenset({"red", "wild", "sevens"})
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def meld_body(m: dict[str, Any]) -> str:
+    """A meld's cards in short: ``K×5 2 Jk``, ``9``, ``wild 2 2 Jk``."""
+    tokens = m["spec"].split()
+    rank = m["rank"]
+    nat = sum(1 for t in tokens if t == rank)
+    wild = ["Jk" if w == "JK" else w for w in tokens if w != rank]
+    if rank == "wild":
+        return "wild " + " ".join(wild)
+    body = f"{rank}×{nat}" if nat > 1 else rank
+    if wild:
+        body += " " + " ".join(wild)
+    return body
+
+
+def red_threes_text(obs: Any, seats: Sequence[int]) -> Text:
+    """The red threes placed by ``seats``."""
+    cards: list[Card] = []
+    for s in seats:
+        mask = obs.public["red3"][s]
+        if mask:
+            cards.extend(obs.pack.cards_of(mask))
+    return cards_text(cards)
+
+
+def blocked_flag(up: Card | None, rule: str, red_three: bool = False) -> tuple[str, str] | None:
+    """The "blocked" flag of a pile whose top card is wild or a black three (or, ``red_three``,
+    a red three upcard), naming ``rule``."""
+    if up is None:
+        return None
+    if up.rank in (0, 2):
+        what = "a wild card"
+    elif up.rank == 3 and (red_three or not up.is_red):
+        what = "a red three" if up.is_red else "a black three"
+    else:
+        return None
+    return f"BLOCKED: {what} on top ({rule})", "bold yellow"
+
+
+def pile_text(obs: Any, j: dict[str, Any], flags: Sequence[tuple[str, str]]) -> Text:
+    """``Pile: 6 cards, upcard 9♥  (below: 4♣ K♦ …)  FROZEN …``."""
+    pile = j["pile"]
+    up = obs.upcard()
+    t = Text("Pile: ", style="bold")
+    if up is None:
+        t.append("empty")
+    else:
+        t.append(f"{len(pile)} card{'s' if len(pile) != 1 else ''}, upcard ")
+        t.append_text(card_text(up))
+        below = [obs.pack.cards[c] for c in obs.public["pile"][-5:-1]]
+        if below:
+            t.append("  (below: " + " ".join(c.pretty for c in reversed(below)) + ")",
+                     style="dim")
+    for f, style in flags:
+        t.append("  ")
+        t.append(f, style=style)
+    return t
+
+
+def stock_text(j: dict[str, Any]) -> Text:
+    """``Stock: 80   Cards in hand: seat 0: 11, …``."""
+    t = Text("Stock: ", style="bold")
+    t.append(str(j["stock_size"]))
+    t.append("   Cards in hand: ", style="bold")
+    t.append(", ".join(f"seat {s}: {c}" for s, c in enumerate(j["hand_sizes"])))
+    return t
+
+
+def _hand_rows(obs: Any, names: Sequence[str] | None,
+               hands: dict[int, Sequence[Card]] | None) -> list[tuple[str, Text]]:
+    me = obs.seat
+    face_up = hands is not None
+    show = hands if face_up else ({me: obs.hand_cards()} if 0 <= me < obs.players else {})
+    return [(hand_label(s, me, len(cards), names, face_up), hand_text(cards))
+            for s, cards in show.items()]
+
+
+# --------------------------------------------------------------------------- Classic Canasta
+
+
+def _classic_meld_text(m: dict[str, Any]) -> Text:
+    body = meld_body(m)
+    t = Text()
+    if m["canasta"]:
+        style = "bold red" if m["canasta"] == "natural" else "bold blue"
+        t.append(f"[{body}]", style=style)
+        t.append(f" {m['canasta']}" + (" hidden" if m["hidden"] else "") + " canasta",
+                 style=style)
+    else:
+        t.append(body)
+    return t
+
+
+def classic_table(obs: Any, names: Sequence[str] | None = None, *,
+                  hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
+                  title: str | None = None, **_: Any) -> RenderableType:
+    """The Classic Canasta table as ``obs.seat`` sees it.
+
+    Args:
+        obs: the observation.
+        names: a name per seat (``"you"``, ``"heuristic"`` …).
+        hands: hands to show (seat -> cards); default: the observer's own hand only.
+        log_lines: how many recent public log entries to show (0: none).
+        title: the panel title (default: game, hand and dealer).
+    """
+    j = obs.to_json()
+    n = j["players"]
+    side_of = j["side_of"]
+    scores = j["scores"]
+    opts = obs.options
+    me = obs.seat
+    my_side = side_of[me] if 0 <= me < n else None
+    melds = j["melds"]
+    per_seat_scores = len(scores) == n
+
+    sides = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
+    sides.add_column("Side", no_wrap=True)
+    sides.add_column("Score", justify="right", no_wrap=True)
+    sides.add_column("Red 3s", no_wrap=True)
+    sides.add_column("Melds", ratio=1)
+    for side in range(len(melds)):
+        seats = [s for s in range(n) if side_of[s] == side]
+        if not seats and not melds[side]:
+            continue
+        who = Text()
+        if len(seats) == 1:
+            who.append(seat_label(seats[0], names))
+        else:
+            who.append(f"side {side}")
+            who.append("\nseats " + ", ".join(str(s) for s in seats), style="dim")
+        if side == my_side and names:
+            who.stylize("bold")
+        if per_seat_scores:
+            score = Text("\n".join(str(scores[s]) for s in seats))
+        else:
+            score = Text(str(scores[side]) if side < len(scores) else "")
+        minimum = j["minimums"][side] if side < len(j["minimums"]) else None
+        if not melds[side] and minimum is not None:
+            score.append(f"\nneeds {minimum}", style="yellow")
+        ml = Text()
+        for i, m in enumerate(melds[side]):
+            if i:
+                ml.append("  ")
+            ml.append_text(_classic_meld_text(m))
+        if not melds[side]:
+            ml.append("not melded yet", style="dim")
+        sides.add_row(who, score, red_threes_text(obs, seats), ml)
+
+    up = obs.upcard()
+    flags = []
+    if j["pile_frozen"]:
+        flags.append(("FROZEN", "bold cyan"))
+    elif opts.frozen_until_side_melds and up is not None:
+        if hands is None and my_side is not None:
+            if not melds[my_side]:
+                flags.append(("frozen for your side until it melds (CC-8.4)", "cyan"))
+        else:
+            unmelded = [str(s) for s in range(len(melds)) if not melds[s]
+                        and any(side_of[x] == s for x in range(n))]
+            if unmelded:
+                which = ", ".join(unmelded)
+                plural = "s" if len(unmelded) > 1 else ""
+                flags.append((f"frozen for side{plural} {which} until it melds (CC-8.4)",
+                              "cyan"))
+    blocked = blocked_flag(up, "CC-8.2")
+    if blocked:
+        flags.append(blocked)
+
+    if title is None:
+        title = (f"Classic Canasta · hand {j['hand_no'] + 1} · dealer seat {j['dealer']} · "
+                 f"{n} players")
+    return table_panel(
+        [sides, pile_text(obs, j, flags), stock_text(j)], title, log=j["log"], names=names,
+        log_lines=log_lines, hands=_hand_rows(obs, names, hands),
+        status=_classic_status(j, names, obs.public.get("asker_partner", -1)))
+
+
+def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int) -> Text | None:
+    phase = j["phase"]
+    if phase in ("hand_end", "game_over"):
+        return None
+    if phase == "consent" and asked >= 0:
+        t = Text("To act: ", style="bold")
+        t.append(seat_label(asked, names))
+        t.append(f" answers {seat_label(j['turn'], names)}: \"may I go out?\"",
+                 style="yellow")
+        return t
+    t = to_act_text(j["turn"], names, phase)
+    if j["asked"] and j["permission"] is not None:
+        t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
+                 "\"may I go out?\"", style="yellow")
+    return t
+
+
+# --------------------------------------------------------------------------- Railroad Canasta
+
+
+def _railroad_meld_text(m: dict[str, Any]) -> Text:
+    body = meld_body(m)
+    if m["rank"] == "3":
+        body += " (black threes)"
+    if m["canasta"]:
+        style = CANASTA_TYPE_STYLES.get(m["canasta"], "bold")
+        return Text(f"[{body}] {m['canasta']}", style=style)
+    return Text(body)
+
+
+def canasta_types_text(melds: Sequence[dict[str, Any]]) -> Text:
+    """The four canasta types (RR-6.9): the completed ones in colour (``×n`` for several), the
+    missing ones dim."""
+    counts = {k: 0 for k in CANASTA_TYPE_STYLES}
+    for m in melds:
+        if m["canasta"] in counts:
+            counts[m["canasta"]] += 1
+    t = Text()
+    for i, (kind, style) in enumerate(CANASTA_TYPE_STYLES.items()):
+        if i:
+            t.append(" ")
+        if counts[kind]:
+            t.append("✓" + kind + (f"×{counts[kind]}" if counts[kind] > 1 else ""), style=style)
+        else:
+            t.append("·" + kind, style="dim")
+    return t
+
+
+def missing_types(melds: Sequence[dict[str, Any]]) -> list[str]:
+    """Canasta types not yet completed, in display order."""
+    done = {m["canasta"] for m in melds if m["canasta"]}
+    return [k for k in CANASTA_TYPE_STYLES if k not in done]
+
+
+def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool) -> Text:
+    types = set(j["canasta_types"][seat])
+    if j["kitty_taken"][seat]:
+        return Text("taken", style="dim")
+    t = Text(f"{j['kitty_sizes'][seat]} cards")
+    if types & KITTY_TYPES:
+        t.append("\neligible", style="green")
+    return t
+
+
+def sevens_lock_text(j: dict[str, Any], mode: str) -> Text | None:
+    """The sevens lock (RR-9.6) as it stands: who still lacks a sevens canasta."""
+    if mode == "never":
+        return None
+    lacking = [s for s in range(j["players"]) if "sevens" not in j["canasta_types"][s]]
+    t = Text("Sevens lock (RR-9.6): ", style="bold")
+    if mode == "discarding_player":
+        if lacking:
+            t.append("a player may discard sevens once they have a sevens canasta; still "
+                     "locked for seat" + ("s " if len(lacking) > 1 else " ")
+                     + ", ".join(map(str, lacking)), style="yellow")
+        else:
+            t.append("lifted for every player", style="green")
+        return t
+    if lacking:
+        t.append("in force — no seven may be discarded until every player has a sevens canasta"
+                 " (still missing: seat" + ("s " if len(lacking) > 1 else " ")
+                 + ", ".join(map(str, lacking)) + ")", style="yellow")
+    else:
+        t.append("lifted: every player has a sevens canasta", style="green")
+    return t
+
+
+_RR_PHASES = {
+    "draw": "draw two or take the pile",
+    "meld": "meld, then discard",
+    "kitty": "may take the kitty ('kitty') or not ('pass')",
+    "choice": "go out ('go out') or take the kitty ('kitty') (RR-11.7)",
+}
+
+
+def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
+                   hands: dict[int, Sequence[Card]] | None = None,
+                   kitties: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
+                   title: str | None = None, **_: Any) -> RenderableType:
+    """The Railroad Canasta table as ``obs.seat`` sees it: per player the score and minimum
+    count, the kitty (size, taken, eligible), the canasta types completed, red threes, closed
+    canastas and open melds; the pile, the stock, the sevens lock and the last actions.
+
+    ``hands`` and ``kitties`` (seat -> cards) show those face up (the replay's all-hands view);
+    by default the observer's own hand, and its kitty once the observer may look at it
+    (RR-10.2), are shown.
+    """
+    j = obs.to_json()
+    n = j["players"]
+    me = obs.seat
+    face_up = hands is not None
+    melds = j["melds"]
+
+    players = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
+    players.add_column("Player", no_wrap=True)
+    players.add_column("Score", justify="right", no_wrap=True)
+    players.add_column("Kitty", no_wrap=True)
+    players.add_column("Canastas, red threes, melds", ratio=1)
+    for s in range(n):
+        who = Text(seat_label(s, names), style="bold" if s == me and not face_up else "")
+        if not melds[s]:
+            who.append(f"\nneeds {j['minimums'][s]} to meld", style="yellow")
+        cell = canasta_types_text(melds[s])
+        r3 = red_threes_text(obs, [s])
+        if r3:
+            cell.append("   red 3s: ", style="dim")
+            cell.append_text(r3)
+        cell.append("\n")
+        for i, m in enumerate(melds[s]):
+            if i:
+                cell.append("  ")
+            cell.append_text(_railroad_meld_text(m))
+        if not melds[s]:
+            cell.append("not melded yet", style="dim")
+        players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up), cell)
+
+    up = obs.upcard()
+    flags = []
+    if j["pile_frozen"]:
+        flags.append(("FROZEN: take only with a natural pair (RR-8.3, RR-8.4)", "bold cyan"))
+    blocked = blocked_flag(up, "RR-8.2", red_three=True)
+    if blocked:
+        flags.append(blocked)
+    parts: list[RenderableType] = [players, pile_text(obs, j, flags), stock_text(j)]
+    lock = sevens_lock_text(j, obs.options.sevens_lock)
+    if lock is not None:
+        parts.append(lock)
+
+    rows = _hand_rows(obs, names, hands)
+    if kitties is None:
+        kitties = {}
+        if not face_up and j["my_kitty"] is not None:
+            kitties = {me: sorted_kitty(obs, obs.private["kitty"])}
+    for s, cards in kitties.items():
+        label = ("Your kitty" if s == me and not face_up else f"Kitty of {seat_label(s, names)}")
+        rows.append((f"{label} ({len(cards)}, not taken yet)", hand_text(cards)))
+    if title is None:
+        title = (f"Railroad Canasta · hand {j['hand_no'] + 1} · dealer seat {j['dealer']} · "
+                 f"{n} players · target {obs.options.target_score}")
+    return table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
+                       hands=rows, status=_railroad_status(j, obs, names, face_up))
+
+
+def sorted_kitty(obs: Any, mask: int) -> list[Card]:
+    """The cards of a kitty bitmask."""
+    return list(obs.pack.cards_of(mask))
+
+
+def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
+                     face_up: bool) -> Text | None:
+    phase = j["phase"]
+    if phase not in _RR_PHASES:
+        return None
+    t = to_act_text(j["turn"], names, _RR_PHASES[phase])
+    me = j["seat"]
+    if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
+        missing = missing_types(j["melds"][me])
+        if missing:
+            t.append("\nTo go out you still need a canasta of each type: "
+                     + ", ".join(missing) + " (RR-11.1)", style="dim")
+        else:
+            t.append("\nYou have every canasta type: you may go out (RR-11.1, RR-11.2)",
+                     style="green")
+    return t

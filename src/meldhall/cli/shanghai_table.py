@@ -1,0 +1,187 @@
+"""The Shanghai Rummy table, drawn from one seat's observation (its ``to_json`` fields).
+
+Per player: score (lowest wins), cards held, buys used and left, whether the contract is made and
+the upcards known to be in the hand; the deal's contract; the melds on the table, numbered for
+lay-offs, with each joker's declared card (``JK=7D``); the upcard, the buy order while it is on
+offer, the pile and the stock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from meldhall.cards import Card, parse_card
+from meldhall.cli.render import (
+    card_text,
+    cards_text,
+    hand_label,
+    hand_text,
+    seat_label,
+    table_panel,
+    to_act_text,
+)
+
+
+def physical_cards(names: Sequence[str]) -> list[Card]:
+    """Cards from their physical notation (``7H/1``)."""
+    return [parse_card(x) for x in names]
+
+
+def shanghai_card(name: str) -> Text:
+    """A card in notation (``7H``, ``JK=7D``), red suits in red, jokers bold."""
+    card = name.split("=", 1)[-1]
+    style = "red" if card[-1:] in ("H", "D") else ""
+    if name.startswith("JK"):
+        style = (style + " bold").strip() if "=" in name else "bold magenta"
+    return Text(name, style=style)
+
+
+def meld_cards_text(cards: str) -> Text:
+    """A table meld in notation, ``5D 6D JK=7D 8D``, coloured."""
+    t = Text()
+    for i, tok in enumerate(cards.split()):
+        if i:
+            t.append(" ")
+        t.append_text(shanghai_card(tok))
+    return t
+
+
+def buys_text(used: int, limit: int | None) -> Text:
+    """``1 used, 2 left`` (SH-10.6)."""
+    if limit is None:
+        return Text(f"{used} used (no limit)")
+    left = max(limit - used, 0)
+    return Text(f"{used} used, {left} left", style="" if left else "dim")
+
+
+def _meld_kind(m: dict[str, Any]) -> str:
+    toks = [t.split("=", 1)[-1] for t in m["cards"].split()]
+    if m["kind"] == "set":
+        return f"set of {toks[0][:-1]}s"
+    return f"run {toks[0]}–{toks[-1]}"
+
+
+_PHASES = {
+    "upcard": "take the upcard ('take') or decline it ('draw')",
+    "meld": "make the contract, lay off, exchange jokers; then discard",
+}
+
+
+def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
+                   hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
+                   title: str | None = None, **_: Any) -> RenderableType:
+    """The Shanghai Rummy table as ``obs.seat`` sees it.
+
+    Args:
+        obs: the observation.
+        names: a name per seat.
+        hands: hands to show face up (seat -> cards); default: the observer's own hand.
+        log_lines: how many recent log entries to show (0: none).
+        title: the panel title (default: game, deal, dealer).
+    """
+    j = obs.to_json()
+    n = j["players"]
+    me = obs.seat
+    face_up = hands is not None
+    contract = j["contract"]
+    limit = j["buy_limit"]
+
+    head = Text(f"Contract {contract['number']}: {contract['text']}", style="bold")
+    head.append(f" ({contract['cards']} cards, exact sizes; lay off only from your next turn)",
+                style="dim")
+
+    players = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
+    players.add_column("Player", no_wrap=True)
+    players.add_column("Score", justify="right", no_wrap=True)
+    players.add_column("Cards", justify="right", no_wrap=True)
+    players.add_column("Buys", no_wrap=True)
+    players.add_column("Contract", no_wrap=True)
+    players.add_column("Known in hand", ratio=1)
+    for s in range(n):
+        who = Text(seat_label(s, names), style="bold" if s == me and not face_up else "")
+        made = (Text("made ✓", style="bold green") if j["made_contract"][s]
+                else Text("not yet", style="dim"))
+        known = cards_text(physical_cards(j["known_in_hand"][s]), wild_twos=False)
+        players.add_row(who, str(j["scores"][s]), str(j["hand_sizes"][s]),
+                        buys_text(j["buys"][s], limit), made, known)
+    players.caption = "Scores: lowest wins (SH-13.3)."
+
+    parts: list[RenderableType] = [head, players]
+    if j["melds"]:
+        melds = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                      title="Melds on the table (lay off: 'layoff 9H -> 2'; exchange a joker: "
+                      "'swap 7D -> 2')", title_justify="left")
+        melds.add_column("#", justify="right")
+        melds.add_column("Owner", no_wrap=True)
+        melds.add_column("Meld", no_wrap=True)
+        melds.add_column("Cards")
+        for m in j["melds"]:
+            melds.add_row(str(m["number"]), seat_label(m["owner"], names), _meld_kind(m),
+                          meld_cards_text(m["cards"]))
+        parts.append(melds)
+    else:
+        parts.append(Text("No melds on the table yet.", style="dim"))
+    parts.append(_pile_text(obs, j, names))
+
+    me_ok = 0 <= me < n
+    rows = []
+    if face_up:
+        rows = [(hand_label(s, me, len(c), names, True), hand_text(c, by_suit=True,
+                                                                  wild_twos=False))
+                for s, c in hands.items()]
+    elif me_ok:
+        cards = obs.hand_cards()
+        rows = [(hand_label(me, me, len(cards), names, False),
+                 hand_text(cards, by_suit=True, wild_twos=False))]
+    if title is None:
+        title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
+                 f"{j['dealer']} · {n} players")
+    return table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
+                       hands=rows, status=_status(j, names))
+
+
+def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text:
+    t = Text("Upcard: ", style="bold")
+    up = obs.upcard()
+    if up is None:
+        t.append("none", style="dim")
+    else:
+        t.append_text(card_text(up, wild_twos=False))
+        frm = obs.public["upcard_from"]
+        if j["phase"] == "buy":
+            t.append(f"  on offer: {seat_label(j['turn'], names)} declined it; buy order: "
+                     + ", ".join(seat_label(s, names) for s in j["buy_offer_order"]),
+                     style="yellow")
+        elif frm is not None and frm >= 0:
+            t.append(f" (discarded by {seat_label(frm, names)})", style="dim")
+    t.append("   Pile: ", style="bold")
+    t.append(str(len(j["pile"])))
+    t.append("   Stock: ", style="bold")
+    t.append(str(j["stock_size"]))
+    if j["rebuilds"]:
+        t.append(f" (rebuilt {j['rebuilds']}×)", style="dim")
+    return t
+
+
+def _status(j: dict[str, Any], names: Sequence[str] | None) -> Text | None:
+    phase = j["phase"]
+    if phase == "buy":
+        seat = j["to_act"][0]
+        t = Text("To act: ", style="bold")
+        t.append(seat_label(seat, names))
+        t.append(" is offered the upcard: 'buy' (with a penalty card) or 'pass'",
+                 style="yellow")
+        return t
+    if phase not in _PHASES:
+        return None
+    t = to_act_text(j["turn"], names, _PHASES[phase])
+    if phase == "meld" and j["taken_upcard"]:
+        t.append(f"\n{seat_label(j['turn'], names)} took {j['taken_upcard'].split('/')[0]} "
+                 "this turn", style="dim")
+    return t
