@@ -709,6 +709,10 @@ class ClassicCanastaState(CanastaState):
                 "CC-10.5", f"ask one of your partners: seat {' or '.join(map(str, partners))}")
         if self.asked:
             raise IllegalActionError("CC-10.5", "you may ask only once per turn")
+        if self.no_discard:
+            raise IllegalActionError(
+                "CC-11.2", "the last card of the stock was a red three: this turn cannot end by "
+                "going out")
         if self.melds_made:
             raise IllegalActionError(
                 "CC-10.5", "ask right after drawing, before any further meld this turn")
@@ -787,7 +791,8 @@ class ClassicCanastaState(CanastaState):
             return True
 
         if not self.b3_done:
-            if self.partners(self.turn) and not self.asked and not self.melds_made:
+            if self.partners(self.turn) and not self.asked and not self.melds_made \
+                    and not self.no_discard:
                 for p in self.partners(self.turn):
                     slow.append(Ask(p))
             my = self.melds[side]
@@ -1039,7 +1044,12 @@ class ClassicCanastaState(CanastaState):
                 if a is None:
                     melds[keep][r] = b
                 else:
-                    melds[keep][r] = a.plus(b.mask, b.naturals, b.twos, b.jokers)
+                    # The partners' melds of a rank become one (CC-14.1); no card returns to a
+                    # hand (CC-5.5), so the result may exceed the wild limit of CC-6.2: it then
+                    # takes no more wild cards.  It stays hidden if either part was.
+                    merged = a.plus(b.mask, b.naturals, b.twos, b.jokers)
+                    merged.hidden = a.hidden or b.hidden
+                    melds[keep][r] = merged
                 melds[merge][r] = None
         self.melds = tuple(tuple(m) for m in melds)
         side_of = list(self.side_of)
@@ -1127,6 +1137,11 @@ class ClassicCanastaState(CanastaState):
         self._begin_turn((seat + 1) % self.players)
 
     def _went_out(self, seat: int) -> None:
+        if self.no_discard:
+            # CC-11.2 (``may_meld_first``): the hand ends by the last red three even if the
+            # player has melded every card; no going-out bonus (CC-12.5)
+            self._end_hand("last_red_three", None)
+            return
         if self.options.cutthroat and self.first_taker is None:
             self._form_cutthroat_sides(seat)  # CC-14.1: going out first makes the lone hand
         side = self.side_of[seat]
