@@ -20,7 +20,8 @@ collide.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -30,8 +31,18 @@ from meldhall.games.canasta.actions import format_kind
 from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
 from meldhall.record import POSITION_FORMAT, dump_position, load_position
 
-__all__ = ["build", "assert_illegal", "play", "legal_texts", "result", "lines_by_rule",
-           "points", "rigged_game", "deal_order", "tokens"]
+__all__ = [
+    "assert_illegal",
+    "build",
+    "deal_order",
+    "legal_texts",
+    "lines_by_rule",
+    "play",
+    "points",
+    "result",
+    "rigged_game",
+    "tokens",
+]
 
 
 def tokens(spec) -> list[str]:
@@ -64,16 +75,16 @@ class _Allocator:
             return parse_card(token).physical  # already reserved
         t = token.upper()
         if t in ("JK", "JOKER"):
-            want = lambda c: c.rank == JOKER  # noqa: E731
+            want = lambda c: c.rank == JOKER
         else:
             card = parse_card(t, suit_required=False)
             if card.suit is None:
                 if card.rank == 3:
-                    want = lambda c, r=card.rank: c.rank == r and not c.is_red  # noqa: E731
+                    want = lambda c, r=card.rank: c.rank == r and not c.is_red
                 else:
-                    want = lambda c, r=card.rank: c.rank == r and c.suit is not None  # noqa: E731
+                    want = lambda c, r=card.rank: c.rank == r and c.suit is not None
             else:
-                want = lambda c, r=card.rank, s=card.suit: c.rank == r and c.suit == s  # noqa: E731
+                want = lambda c, r=card.rank, s=card.suit: c.rank == r and c.suit == s
         return self._first(want, token)
 
     def _first(self, want, what) -> str:

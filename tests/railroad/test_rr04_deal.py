@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from rr_position import assert_illegal, build, legal_texts, play, result, rigged_game
 
 from meldhall.errors import OptionsError
 from meldhall.games.railroad_canasta import new_game
 from meldhall.record import dump_position
-from rr_position import assert_illegal, build, legal_texts, play, result, rigged_game
 
 
 def _all_cards(state) -> list[str]:

@@ -4,11 +4,11 @@ rule (RR-5.8), out-of-turn actions and information (RR-5.10)."""
 from __future__ import annotations
 
 import pytest
+from rr_position import assert_illegal, build, legal_texts, play, result
 
 from meldhall.errors import IllegalActionError
 from meldhall.games.railroad_canasta import new_game
 from meldhall.record import dump_position
-from rr_position import assert_illegal, build, legal_texts, play, result
 
 #: A seat's four canasta types, one of each (RR-6.9, RR-11.1).
 ALL_FOUR = ["K K K K K K K", "Q Q Q Q Q Q 2", "2 2 2 2 JK JK JK", "7 7 7 7 7 7 7"]

@@ -4,11 +4,11 @@ cap, one unfinished meld per category, canasta types; every row of the RR-6.10 t
 from __future__ import annotations
 
 import pytest
+from rr_position import assert_illegal, build, legal_texts, play, points, result
 
 from meldhall.errors import IllegalActionError
 from meldhall.games.canasta.actions import Meld, MeldSpec
 from meldhall.record import dump_position
-from rr_position import assert_illegal, build, legal_texts, play, points, result
 
 ALL_FOUR = ["K K K K K K K", "Q Q Q Q Q Q 2", "2 2 2 2 JK JK JK", "7 7 7 7 7 7 7"]
 

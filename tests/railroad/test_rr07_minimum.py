@@ -4,7 +4,6 @@ as a first melding, and the RR-7.4 worked examples."""
 from __future__ import annotations
 
 import pytest
-
 from rr_position import assert_illegal, build, legal_texts, play
 
 

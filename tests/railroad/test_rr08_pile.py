@@ -3,8 +3,9 @@ to a meld, the procedure, the RR-8.9 examples and the pile edge cases."""
 
 from __future__ import annotations
 
-from meldhall.record import dump_position
 from rr_position import assert_illegal, build, legal_texts, play
+
+from meldhall.record import dump_position
 
 
 def draw_phase(hand: str, **kw):

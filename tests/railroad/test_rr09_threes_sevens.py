@@ -3,8 +3,9 @@ of RR-9.7)."""
 
 from __future__ import annotations
 
-from meldhall.record import dump_position
 from rr_position import assert_illegal, build, legal_texts, play, result
+
+from meldhall.record import dump_position
 
 ALL_FOUR = ["K K K K K K K", "Q Q Q Q Q Q 2", "2 2 2 2 JK JK JK", "7 7 7 7 7 7 7"]
 SEVENS = "7 7 7 7 7 7 7"

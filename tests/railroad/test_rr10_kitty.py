@@ -3,8 +3,9 @@ the compulsory take, and an untaken kitty at the end of the hand."""
 
 from __future__ import annotations
 
-from meldhall.record import dump_position
 from rr_position import assert_illegal, build, legal_texts, play, points, result
+
+from meldhall.record import dump_position
 
 KITTY = "AS/0 AH/0 KS/1 KH/1 QS/1 QH/1 JS/1 JH/1 10S/1 10H/1 9S/1"  # 2×20 + 9×10 = 130
 

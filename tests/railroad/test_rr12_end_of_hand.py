@@ -3,8 +3,9 @@ and the no-legal-discard ending (RR-12.6)."""
 
 from __future__ import annotations
 
-from meldhall.errors import IllegalActionError
 from rr_position import assert_illegal, build, legal_texts, play, points, result
+
+from meldhall.errors import IllegalActionError
 
 ALL_FOUR = ["K K K K K K K", "Q Q Q Q Q Q 2", "2 2 2 2 JK JK JK", "7 7 7 7 7 7 7"]
 SEVENS = "7 7 7 7 7 7 7"

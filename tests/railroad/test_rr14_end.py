@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rr_position import build, legal_texts, play
 
 from meldhall.errors import IllegalActionError
-from rr_position import build, legal_texts, play
 
 
 def hand_end(scores, hands, players=None, options=None):

@@ -98,16 +98,18 @@ class RailroadCanastaOptions(GameOptions):
                            "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
                            "take_with_natural_and_wild", "upcard_wild_freezes"))
         check_whole(self, ("going_out_bonus", "red_three_bonus"))
-        if not isinstance(self.kitty_red_three_penalty, int) or self.kitty_red_three_penalty > 0:
+        if not isinstance(self.kitty_red_three_penalty, int) or isinstance(
+                self.kitty_red_three_penalty, bool) or self.kitty_red_three_penalty > 0:
             raise OptionsError("kitty_red_three_penalty must be 0 or a negative number of points "
                                f"(e.g. -100), not {self.kitty_red_three_penalty!r}")
-        if not isinstance(self.target_score, int) or self.target_score < 1:
+        if not isinstance(self.target_score, int) or isinstance(self.target_score, bool) \
+                or self.target_score < 1:
             raise OptionsError(f"target_score must be a positive number of points, "
                                f"not {self.target_score!r}")
         if self.canasta_bonuses is not None:
             b = self.canasta_bonuses
             if not isinstance(b, dict) or set(b) - set(CANASTA_TYPES) or not all(
-                    isinstance(v, int) for v in b.values()):
+                    isinstance(v, int) and not isinstance(v, bool) for v in b.values()):
                 raise OptionsError("canasta_bonuses must map red/black/wild/sevens to points, "
                                    f"not {b!r}")
             object.__setattr__(self, "canasta_bonuses", {**DEFAULT_BONUSES, **b})

@@ -133,7 +133,9 @@ class RailroadCanastaState(CanastaState):
         if req == "all_four":
             return set(CANASTA_TYPES) <= types
         if req == "red_and_black":
-            return bool(types & {"red", "sevens"}) and bool(types & {"black", "wild"})
+            # one natural (red, or sevens: all natural cards) and one mixed (black) canasta; a
+            # wild canasta has no natural card, so it is not "mixed"
+            return bool(types & {"red", "sevens"}) and "black" in types
         return count >= (2 if req == "any_two" else 1)
 
     def sevens_locked(self, seat: int, extra_sevens: int = 0) -> bool:
