@@ -263,6 +263,7 @@ class TurnTracker:
         self.turn_start = None
         self.turn_actions: list = []
         self.answer = None  # (asker, yes?) for the current turn
+        self.taken = [0] * 6  # cards each seat took with the pile this hand
 
     def step(self, prev, a, t) -> None:
         if isinstance(a, Deal):
@@ -279,7 +280,14 @@ class TurnTracker:
         self.turn_actions.append(a)
         if isinstance(a, Answer):
             self.answer = (prev.turn, a.yes)
+        if isinstance(a, Take):
+            self.taken[prev.turn] |= sum(1 << c for c in prev.pile[:-1])
         check_transition(prev, a, t, self)
+        if t.phase != "hand_end":
+            for x in range(t.players):
+                # CC-5.9: the cards a player took with the pile and still holds are public
+                assert t.known[x] == t.hands[x] & self.taken[x], (
+                    f"known_in_hand of seat {x} is not the pile cards it still holds")
 
 
 def check_transition(prev, a, t, tracker: TurnTracker) -> None:
@@ -869,13 +877,30 @@ def test_states_are_values():
 # hypothesis: action sequences chosen by hypothesis (shrinks to a minimal counterexample)
 
 
+@st.composite
+def game_options(draw, players: int):
+    """Any combination of the option axes (shrinks towards the defaults)."""
+    opts = draw(st.fixed_dictionaries(
+        {k: st.sampled_from(v) for k, v in SOAK_OPTION_AXES.items()}))
+    if players == 3 and draw(st.booleans()):
+        opts["three_player_mode"] = "cutthroat"
+    if players == 2:
+        opts["two_player_stock_draw"] = draw(st.sampled_from([2, 1]))
+    return opts
+
+
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(SEED_BASE, SEED_BASE + 2**40),
        data=st.data())
 def test_hypothesis_action_sequences(players, seed, data):
-    s = meldhall.new_game(GAME, players=players, seed=seed)
+    """Hypothesis chooses the options and every action (so a failure shrinks to a short
+    sequence); conservation, structure, scoring, transitions, one seat's observation and the
+    position round-trip are checked after each action."""
+    options = data.draw(game_options(players), label="options")
+    s = meldhall.new_game(GAME, players=players, seed=seed, options=options)
     rng = random.Random(seed)
+    tracker = TurnTracker()
     history = []
     for _ in range(120):
         if s.is_terminal:
@@ -885,13 +910,14 @@ def test_hypothesis_action_sequences(players, seed, data):
         history.append(str(a))
         prev = s
         s = s.apply(a)
+        tracker.step(prev, a, s)
         check_conservation(s)
         check_structure(s)
         if s.outcome is not None and prev.outcome is None:
             check_scoring(prev, s)
         check_observation(s, rng.randrange(players), rng)
         check_position_roundtrip(s)
-    replayed = meldhall.new_game(GAME, players=players, seed=seed)
+    replayed = meldhall.new_game(GAME, players=players, seed=seed, options=options)
     for text in history:
         replayed = replayed.apply_text(text)
     assert replayed == s
