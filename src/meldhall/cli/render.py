@@ -177,7 +177,7 @@ def outcome_view(outcome: Outcome, players: int, side_of: Sequence[int],
                                                                   style="bold"))
         t.add_row("", Text("total", style="bold"), Text(str(r.total), style="bold"))
         tables.append(t)
-    return Group(*tables)
+    return Group(tables[0], Columns(tables[1:], padding=(0, 4)))
 
 
 def score_sheet(outcomes: Sequence[Outcome], players: int, side_of: Sequence[int],

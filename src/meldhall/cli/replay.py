@@ -89,9 +89,14 @@ def replay_command(
         line = Text(f"{count:>4}. ", style="dim")
         line.append(seat_label(actor, names) + ": ")
         line.append(text, style="bold")
-        notes = [ui.note(prev.phase, text, e[2]) if i == 0 else e[2]
-                 for i, e in enumerate(new_entries)]
-        notes = [x for x in notes if x]
+        notes = []
+        for i, (e_seat, _, note) in enumerate(new_entries):
+            if i == 0:
+                note = ui.note(prev.phase, text, note)
+            elif note and e_seat != actor:
+                note = f"{seat_label(e_seat, names)}: {note}"
+            if note:
+                notes.append(note)
         if notes:
             line.append("  " + "; ".join(notes), style="dim")
         console.print(line)

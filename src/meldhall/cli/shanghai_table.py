@@ -28,6 +28,11 @@ from meldhall.cli.render import (
 )
 
 
+def by_suit(card: Card) -> tuple:
+    """Sort key of a Shanghai hand: by suit (S H D C), then rank (A low), jokers last."""
+    return (card.rank == 0, card.suit or 0, card.rank, card.deck)
+
+
 def physical_cards(names: Sequence[str]) -> list[Card]:
     """Cards from their physical notation (``7H/1``)."""
     return [parse_card(x) for x in names]
@@ -129,21 +134,17 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
         parts.append(Text("No melds on the table yet.", style="dim"))
     parts.append(_pile_text(obs, j, names))
 
-    me_ok = 0 <= me < n
-    rows = []
-    if face_up:
-        rows = [(hand_label(s, me, len(c), names, True), hand_text(c, by_suit=True,
-                                                                  wild_twos=False))
-                for s, c in hands.items()]
-    elif me_ok:
-        cards = obs.hand_cards()
-        rows = [(hand_label(me, me, len(cards), names, False),
-                 hand_text(cards, by_suit=True, wild_twos=False))]
+    if not face_up:
+        hands = {me: obs.hand_cards()} if 0 <= me < n else {}
+    rows = [(hand_label(s, me, len(c), names, face_up),
+             hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
+            for s, c in hands.items()]
     if title is None:
         title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
                  f"{j['dealer']} · {n} players")
     return table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
-                       hands=rows, status=_status(j, names))
+                       hands=rows,
+                       status=_status(j, names, obs.options.discard_taken_upcard))
 
 
 def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text:
@@ -169,7 +170,8 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
     return t
 
 
-def _status(j: dict[str, Any], names: Sequence[str] | None) -> Text | None:
+def _status(j: dict[str, Any], names: Sequence[str] | None,
+            discard_taken: bool) -> Text | None:
     phase = j["phase"]
     if phase == "buy":
         seat = j["to_act"][0]
@@ -182,6 +184,8 @@ def _status(j: dict[str, Any], names: Sequence[str] | None) -> Text | None:
         return None
     t = to_act_text(j["turn"], names, _PHASES[phase])
     if phase == "meld" and j["taken_upcard"]:
-        t.append(f"\n{seat_label(j['turn'], names)} took {j['taken_upcard'].split('/')[0]} "
-                 "this turn", style="dim")
+        t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
+                 f"{j['taken_upcard'].split('/')[0]} this turn"
+                 + ("" if discard_taken else " and may not discard that card (SH-6.5)"),
+                 style="dim")
     return t
