@@ -40,7 +40,8 @@ class ShanghaiObservation(Observation):
         hand_sizes: cards held by each seat.
         stock_size: cards left in the stock.
         public: the public fields of the state (:data:`PUBLIC_FIELDS`).
-        log: the log as ``(seat, action, note)`` with this seat's private details only.
+        log: this deal's log as ``(seat, action, note)``, with this seat's private details
+            only.
     """
 
     seat: int
@@ -57,7 +58,7 @@ class ShanghaiObservation(Observation):
         public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
         return cls(seat, state.options, state.hands[seat],
                    tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   tuple(state.public_log(seat)))
+                   tuple(state.public_log(seat, deal_only=True)))
 
     # -- convenient views --------------------------------------------------------------------
     @property
@@ -232,6 +233,7 @@ class ShanghaiObservation(Observation):
         for s, a, note in self.log:
             log = (log, (s, a, note, ""))
         st.log = log
+        st.log_mark = None
         st._cache = None
         return st
 

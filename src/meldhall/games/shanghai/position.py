@@ -1,6 +1,8 @@
 """Shanghai Rummy positions: a full state as a JSON document (docs/positions.md).
 
-Every physical card of the pack appears exactly once: in the stock (listed top first), the
+A position describes one moment of a deal: its ``log`` is this deal's log (seat, action, public
+note, private detail); the game's earlier actions belong to its record.  Every physical card of
+the pack appears exactly once: in the stock (listed top first), the
 discard pile (bottom first), a hand, or a meld.  Cards are written with their copy index
 (``7H/1``, ``JK/0``); a joker in a meld is written with its declared card, ``JK/0=7D``.
 Runs list their cards low to high; a run's ace is low when it is first and high when it is
@@ -54,6 +56,7 @@ def dump_position(s) -> dict[str, Any]:
     def phys(c: int) -> str:
         return pack.cards[c].physical
 
+    entries = s._entries(s.log_mark)  # this deal's log: records carry the history
     melds = []
     for m in s.melds:
         cards = [phys(c) + ("=" + kind_name(d) if c >= n52 else "")
@@ -91,7 +94,7 @@ def dump_position(s) -> dict[str, Any]:
         },
         "went_out": s.went_out,
         "outcome": s._outcome.to_json() if s._outcome is not None else None,
-        "log": [list(e) for e in s._entries()],
+        "log": [list(e) for e in entries],
     }
 
 
@@ -256,5 +259,6 @@ def load_position(d: dict[str, Any]):
         e = list(entry) + ["", "", ""]
         log = (log, (int(e[0]), str(e[1]), str(e[2]), str(e[3])))
     s.log = log
+    s.log_mark = None
     s._cache = None
     return s

@@ -178,6 +178,7 @@ class ShanghaiState(State):
         "jokers_now",
         "known",
         "log",
+        "log_mark",
         "made",
         "melds",
         "n52",
@@ -265,20 +266,22 @@ class ShanghaiState(State):
         """Every action so far in the game as ``(seat, notation)``, oldest first."""
         return [(seat, text) for seat, text, _, _ in self._entries() if text]
 
-    def public_log(self, seat: int | None = None) -> list[tuple[int, str, str]]:
-        """The log as ``(seat, action, note)``, oldest first.  Notes are public; the private
-        detail of an entry (the card drawn, a penalty card) is added for ``seat`` only."""
+    def public_log(self, seat: int | None = None, *, deal_only: bool = False,
+                   ) -> list[tuple[int, str, str]]:
+        """The log as ``(seat, action, note)``, oldest first (``deal_only``: this deal's
+        entries only).  Notes are public; the private detail of an entry (the card drawn, a
+        penalty card) is added for ``seat`` only."""
         out = []
-        for s, text, note, secret in self._entries():
+        for s, text, note, secret in self._entries(self.log_mark if deal_only else None):
             if secret and seat is not None and s == seat:
                 note = f"{note} ({secret})" if note else secret
             out.append((s, text, note))
         return out
 
-    def _entries(self):
+    def _entries(self, stop=None):
         out = []
         node = self.log
-        while node is not None:
+        while node is not None and node is not stop:
             node, entry = node
             out.append(entry)
         out.reverse()
@@ -324,6 +327,7 @@ class ShanghaiState(State):
         self.went_out = None
         self._outcome = None
         self.upcard_from = -1
+        self.log_mark = self.log
         extra = " (extra deal, SH-14.2)" if self.hand_no >= self.options.deals else ""
         self._log(-1, "", f"deal {self.hand_no + 1}{extra}: contract {self.contract_number} "
                   f"({self.contract}); dealer seat {self.dealer}; upcard {self._name(up)}")
@@ -1241,7 +1245,8 @@ def new_game(
         seed: integer seed; the same seed and actions give the identical game.
         options: a :class:`ShanghaiOptions` or a dict of option names to values.
         dealer: first dealer's seat; if ``None`` it is chosen by the SH-4.1 draw, made from
-            the seed and written to the log.
+            the seed and written to the log (a supplied dealer equal to the drawn one gives the
+            identical game, so records replay exactly).
 
     Raises:
         OptionsError: unknown option or bad value.
@@ -1262,23 +1267,28 @@ def new_game(
     s.extra_seats = ()
     s.hand_no = 0
     s.log = None
+    s.log_mark = None
     s._cache = None
-    if dealer is None:
-        rng = random.Random(_mix(seed, 0xDEA1))
-        pack = s.pack
-        order: list[int] = []
+    if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < n):
+        raise OptionsError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+    rng = random.Random(_mix(seed, 0xDEA1))
+    pack = s.pack
+    order: list[int] = []
 
-        def draw():
-            if not order:
-                order.extend(range(pack.size))
-                rng.shuffle(order)
-            return pack.cards[order.pop()]
+    def draw():
+        if not order:
+            order.extend(range(pack.size))
+            rng.shuffle(order)
+        return pack.cards[order.pop()]
 
-        dealer, events = choose_dealer(draw, n)
+    drawn, events = choose_dealer(draw, n)
+    if dealer is None or dealer == drawn:
+        # a supplied dealer equal to the drawn one (a record's replay) logs the same draw
+        dealer = drawn
         s._log(-1, "", "draw for the first deal (SH-4.1): " + ", ".join(
             f"seat {seat} {card}" for seat, card in events) + f"; seat {dealer} deals")
-    elif not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise OptionsError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+    else:
+        s._log(-1, "", f"seat {dealer} deals first (chosen by the table, SH-4.1)")
     s.dealer = dealer
     s.first_dealer = dealer
     s._start_deal()
