@@ -577,7 +577,9 @@ class RailroadCanastaState(CanastaState):
     def _first_melds(self, counts, twos: int, jokers: int, *, sevens_only: bool = False):
         """Every set of new melds (one per category, each 3–7 cards) from ``counts``; the
         first melding of a hand is one such set (RR-6.11)."""
-        cats = [SEVEN] if sevens_only else [k for k in _CATEGORIES
+        # categories in notation order (A K … 4, then the wild meld), so that each set of
+        # melds is the canonical action the parser reads back (docs/notation.md)
+        cats = [SEVEN] if sevens_only else [k for k in NATURAL_RANKS + (JOKER,)
                                              if (k == JOKER and twos + jokers >= 3) or
                                              (k != JOKER and counts[k] >= 2)]
         limit = self.options.wild_limit
