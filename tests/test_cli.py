@@ -74,7 +74,7 @@ def test_simulate_json_stdout_is_one_object_in_a_real_process():
     p = subprocess.run(
         [sys.executable, "-m", "meldhall", "simulate", "classic-canasta", "--games", "2",
          "--bots", "random", "--seed", "1", "--json"],
-        capture_output=True, text=True, timeout=120)
+        check=False, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["errors"] == 0
     assert "Traceback" not in p.stderr
@@ -204,7 +204,15 @@ def corrupt_files(tmp_path):
         "format": "meldhall-record", "version": 1, "game": "classic-canasta", "players": 4,
         "seed": 1, "dealer": 0, "options": {}, "seats": [], "actions": ["discard K"],
     }))
-    return {"bad": bad_json, "wrong": wrong, "illegal": illegal, "dir": tmp_path}
+    files = {"bad": bad_json, "wrong": wrong, "illegal": illegal, "dir": tmp_path}
+    for key, game, players, action in (("sh", "shanghai-rummy", 4, "discard KH"),
+                                       ("rr", "railroad-canasta", 3, "kitty")):
+        files[key] = tmp_path / f"{key}.json"
+        files[key].write_text(json.dumps({
+            "format": "meldhall-record", "version": 1, "game": game, "players": players,
+            "seed": 1, "dealer": 0, "options": {}, "seats": [], "actions": [action],
+        }))
+    return files
 
 
 BAD = [
@@ -233,6 +241,16 @@ BAD = [
     ["replay", "{wrong}"],
     ["replay", "{illegal}"],
     ["play", "classic-canasta", "--save", "{dir}/no/such/folder/x.json"],
+    ["play", "shanghai-rummy", "--players", "2"],
+    ["play", "railroad-canasta", "--players", "9"],
+    ["play", "shanghai-rummy", "--seat", "4"],
+    ["play", "railroad-canasta", "--option", "no_such_option=1"],
+    ["play", "shanghai-rummy", "--option", "deals=3"],
+    ["play", "railroad-canasta", "--bots", "nobody"],
+    ["play", "shanghai-rummy", "--preset", "nope"],
+    ["replay", "{sh}"],
+    ["replay", "{rr}"],
+    ["replay", "{sh}", "--seat", "7"],
 ]
 
 
@@ -246,10 +264,11 @@ def test_bad_input_is_a_message_not_a_traceback(args, corrupt_files):
     assert "error" in r.output.lower()
 
 
-def test_corrupt_record_names_the_action(corrupt_files):
-    r = run("replay", str(corrupt_files["illegal"]), "--tables", "none")
+@pytest.mark.parametrize("key,rule", [("illegal", "CC-5.2"), ("sh", "SH-"), ("rr", "RR-")])
+def test_corrupt_record_names_the_action(corrupt_files, key, rule):
+    r = run("replay", str(corrupt_files[key]), "--tables", "none")
     assert r.exit_code != 0
-    assert "action 1" in r.output and "CC-5.2" in r.output
+    assert "action 1" in r.output and rule in r.output
 
 
 # --------------------------------------------------------------------------- help

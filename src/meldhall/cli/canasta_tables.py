@@ -6,7 +6,7 @@ the stock line and the meld bodies; each draws its own players' table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
@@ -47,6 +47,18 @@ def meld_body(m: dict[str, Any]) -> str:
     if wild:
         body += " " + " ".join(wild)
     return body
+
+
+def melds_text(melds: Sequence[dict[str, Any]], one: Callable[[dict[str, Any]], Text]) -> Text:
+    """A player's or side's melds, each drawn by ``one``, or "not melded yet"."""
+    t = Text()
+    for i, m in enumerate(melds):
+        if i:
+            t.append("  ")
+        t.append_text(one(m))
+    if not melds:
+        t.append("not melded yet", style="dim")
+    return t
 
 
 def red_threes_text(obs: Any, seats: Sequence[int]) -> Text:
@@ -173,14 +185,8 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
         minimum = j["minimums"][side] if side < len(j["minimums"]) else None
         if not melds[side] and minimum is not None:
             score.append(f"\nneeds {minimum}", style="yellow")
-        ml = Text()
-        for i, m in enumerate(melds[side]):
-            if i:
-                ml.append("  ")
-            ml.append_text(_classic_meld_text(m))
-        if not melds[side]:
-            ml.append("not melded yet", style="dim")
-        sides.add_row(who, score, red_threes_text(obs, seats), ml)
+        sides.add_row(who, score, red_threes_text(obs, seats),
+                      melds_text(melds[side], _classic_meld_text))
 
     up = obs.upcard()
     flags = []
@@ -339,12 +345,7 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
             cell.append("   red 3s: ", style="dim")
             cell.append_text(r3)
         cell.append("\n")
-        for i, m in enumerate(melds[s]):
-            if i:
-                cell.append("  ")
-            cell.append_text(_railroad_meld_text(m))
-        if not melds[s]:
-            cell.append("not melded yet", style="dim")
+        cell.append_text(melds_text(melds[s], _railroad_meld_text))
         players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up), cell)
 
     up = obs.upcard()

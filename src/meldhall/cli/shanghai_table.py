@@ -17,15 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from meldhall.cards import Card, parse_card
-from meldhall.cli.render import (
-    card_text,
-    cards_text,
-    hand_label,
-    hand_text,
-    seat_label,
-    table_panel,
-    to_act_text,
-)
+from meldhall.cli import render
+from meldhall.cli.render import seat_label
 
 
 def by_suit(card: Card) -> tuple:
@@ -112,7 +105,7 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
         who = Text(seat_label(s, names), style="bold" if s == me and not face_up else "")
         made = (Text("made ✓", style="bold green") if j["made_contract"][s]
                 else Text("not yet", style="dim"))
-        known = cards_text(physical_cards(j["known_in_hand"][s]), wild_twos=False)
+        known = render.cards_text(physical_cards(j["known_in_hand"][s]), wild_twos=False)
         players.add_row(who, str(j["scores"][s]), str(j["hand_sizes"][s]),
                         buys_text(j["buys"][s], limit), made, known)
     players.caption = "Scores: lowest wins (SH-13.3)."
@@ -136,13 +129,13 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
 
     if not face_up:
         hands = {me: obs.hand_cards()} if 0 <= me < n else {}
-    rows = [(hand_label(s, me, len(c), names, face_up),
-             hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
+    rows = [(render.hand_label(s, me, len(c), names, face_up),
+             render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
             for s, c in hands.items()]
     if title is None:
         title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
                  f"{j['dealer']} · {n} players")
-    return table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
+    return render.table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
                        hands=rows,
                        status=_status(j, names, obs.options.discard_taken_upcard))
 
@@ -153,7 +146,7 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
     if up is None:
         t.append("none", style="dim")
     else:
-        t.append_text(card_text(up, wild_twos=False))
+        t.append_text(render.card_text(up, wild_twos=False))
         frm = obs.public["upcard_from"]
         if j["phase"] == "buy":
             t.append(f"  on offer: {seat_label(j['turn'], names)} declined it; buy order: "
@@ -182,7 +175,7 @@ def _status(j: dict[str, Any], names: Sequence[str] | None,
         return t
     if phase not in _PHASES:
         return None
-    t = to_act_text(j["turn"], names, _PHASES[phase])
+    t = render.to_act_text(j["turn"], names, _PHASES[phase])
     if phase == "meld" and j["taken_upcard"]:
         t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
                  f"{j['taken_upcard'].split('/')[0]} this turn"
