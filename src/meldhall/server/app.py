@@ -1,0 +1,465 @@
+"""The FastAPI application: JSON API, one WebSocket per seat, the static front end.
+
+API (JSON; errors are ``{"error": {"code", "message", ["rule_id", "reason"]}}``):
+
+=========================================  ==================================================
+``GET  /api/health``                        liveness
+``GET  /api/games``                         games, seat counts, default options, bots
+``POST /api/tables``                        create a table: secrets (seat, spectator and
+                                            creator tokens) are returned once
+``GET  /api/tables/{id}``                   the table's public summary (any token)
+``GET  /api/tables/{id}/view``              the token's current ``state`` message
+``POST /api/tables/{id}/actions``           ``{"action", "version"}`` with a seat token
+``POST /api/tables/{id}/seats/{seat}``      hand a seat to a bot (creator token)
+``GET  /api/tables/{id}/record``            the game record, once the game is over
+``POST /api/replay``                        a record's view at a step
+``WS   /ws/tables/{id}``                    first message ``{"type": "hello", "token"}``
+=========================================  ==================================================
+
+Tokens travel in ``Authorization: Bearer …`` (HTTP) or the hello message (WebSocket), never in
+a URL the server sees: the front end keeps them in the page's fragment and localStorage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ValidationError
+
+from meldhall import GAMES, new_game
+from meldhall.bots import BOT_NAMES, make_bot
+from meldhall.errors import MeldhallError
+from meldhall.record import load_record
+from meldhall.server import views
+from meldhall.server.config import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, Settings
+from meldhall.server.schemas import (
+    ActionRequest,
+    CreateTable,
+    ReplayRequest,
+    SeatChange,
+    client_message,
+    describe_validation_error,
+)
+from meldhall.server.storage import Storage
+from meldhall.server.tables import Connection, LiveTable, Refusal, TableManager
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("meldhall.server")
+
+#: Connections one table accepts (seats, tabs and spectators together).
+MAX_CONNECTIONS_PER_TABLE = 64
+#: Seconds a new WebSocket has to say hello.
+HELLO_TIMEOUT = 10.0
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}},
+                        status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def _read_json(request: Request, limit: int = MAX_MESSAGE_BYTES) -> Any:
+    """The request body as JSON, refusing bodies over ``limit`` bytes."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        try:
+            if int(length) > limit:
+                raise Refusal("too_large", f"the request body has {int(length)} bytes; the "
+                              f"limit is {limit}", status=413)
+        except ValueError:
+            raise Refusal("malformed", "bad Content-Length", status=400) from None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refusal("too_large", f"the request body is larger than the limit of {limit} "
+                          "bytes", status=413)
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise Refusal("malformed", f"the body is not valid JSON ({exc})", status=400) from None
+
+
+def _validate(model: type[BaseModel], data: Any) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise Refusal("malformed", describe_validation_error(exc), status=422) from None
+
+
+def _bearer(request: Request) -> str:
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refusal("unauthorized", "this needs a token of the table: "
+                      "'Authorization: Bearer <token>'", status=401)
+    return token.strip()
+
+
+def _role(t: LiveTable, token: str) -> tuple[str, int | None]:
+    role = t.role_of(token)
+    if role is None:
+        raise Refusal("forbidden", "this token does not open this table", status=403)
+    return role
+
+
+def _games_info() -> list[dict[str, Any]]:
+    out = []
+    for name in GAMES:
+        counts = []
+        for p in range(2, 9):
+            try:
+                new_game(name, players=p, seed=1)
+                counts.append(p)
+            except MeldhallError:
+                pass
+        st = new_game(name, seed=1)
+        bots = []
+        for b in BOT_NAMES:
+            try:
+                make_bot(b, name)
+                bots.append(b)
+            except MeldhallError:
+                pass
+        out.append({"name": name, "players": counts, "default_players": st.players,
+                    "options": st.options.to_json(),  # type: ignore[attr-defined]
+                    "bots": bots})
+    return out
+
+
+class _ReplayCache:
+    """Recently replayed records: their states, so stepping back and forth is cheap."""
+
+    def __init__(self, size: int = 6):
+        self.size = size
+        self.items: OrderedDict[str, tuple[Any, list, list]] = OrderedDict()
+
+    def get(self, data: dict[str, Any]):
+        key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        hit = self.items.get(key)
+        if hit is not None:
+            self.items.move_to_end(key)
+            return hit
+        rec = load_record(data)
+        states, outcomes = [], []
+        prev = None
+        for _, st in rec.states():
+            states.append(st)
+            oc = st.outcome
+            if oc is not None and (prev is None or prev.hand != oc.hand
+                                   or prev.game_over != oc.game_over):
+                outcomes.append((len(states) - 1, oc.to_json()))
+            prev = oc
+        hit = (rec, states, outcomes)
+        self.items[key] = hit
+        if len(self.items) > self.size:
+            self.items.popitem(last=False)
+        return hit
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, with its own :class:`TableManager` and storage."""
+    settings = settings or Settings.from_env()
+    storage = Storage(settings.resolved_database_url())
+    manager = TableManager(settings, storage)
+    replays = _ReplayCache()
+    games_info: list[dict[str, Any]] = []
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        await manager.start()
+        games_info.extend(_games_info())
+        yield
+        await manager.stop()
+
+    app = FastAPI(title="meldhall", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.manager = manager
+    app.state.settings = settings
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next):
+        response = await call_next(request)
+        for k, v in SECURITY_HEADERS.items():
+            if request.url.path.startswith("/api/docs") and k == "Content-Security-Policy":
+                continue
+            response.headers.setdefault(k, v)
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    @app.exception_handler(Refusal)
+    async def _refusal(_request: Request, exc: Refusal):
+        return JSONResponse({"error": exc.to_json()}, status_code=exc.status,
+                            headers={"Cache-Control": "no-store"})
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables_loaded": len(manager.tables)}
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return games_info
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        req: CreateTable = _validate(CreateTable, await _read_json(request))
+        t, sec = await manager.create(req.game, req.players, req.options,
+                                      [s.model_dump() for s in req.seats], req.bot_pause,
+                                      req.seed)
+        seats = []
+        for s, token in zip(t.seats, sec["seat_tokens"]):
+            seats.append({"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+                          "token": token, "url": f"/table.html#t={t.id}&k={token}"})
+        return {
+            "table": t.id, "game": t.game, "players": t.state.players, "version": t.version,
+            "seats": seats,
+            "spectator_token": sec["spectator_token"],
+            "spectator_url": f"/table.html#t={t.id}&k={sec['spectator_token']}",
+            "creator_token": sec["creator_token"],
+        }
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, seat = _role(t, token)
+        return {**t.summary(), "role": role, "seat": seat}
+
+    @app.get("/api/tables/{table_id}/view")
+    async def table_view(table_id: str, request: Request):
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, seat = _role(t, token)
+        from fastapi.responses import Response
+
+        return Response(t.message(seat if role == "seat" else None),
+                        media_type="application/json")
+
+    @app.post("/api/tables/{table_id}/actions")
+    async def table_action(table_id: str, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, seat = _role(t, token)
+        req: ActionRequest = _validate(ActionRequest, await _read_json(request))
+        if role != "seat" or seat is None:
+            raise Refusal("not_your_seat", "only a seat's token can act", status=403)
+        version = await manager.act(t, seat, req.action, req.version)
+        return {"ok": True, "version": version}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def table_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, _ = _role(t, token)
+        req: SeatChange = _validate(SeatChange, await _read_json(request))
+        if role != "creator":
+            raise Refusal("forbidden", "only the table's creator can hand a seat over",
+                          status=403)
+        await manager.set_seat(t, seat, req.kind, req.bot)
+        return {**t.summary(), "role": role, "seat": None}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(table_id: str, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        _role(t, token)
+        if not t.finished:
+            raise Refusal("not_finished", "the record (which holds the seed) is available once "
+                          "the game is over", status=409)
+        return t.record().to_json()
+
+    @app.post("/api/replay")
+    async def replay(request: Request) -> dict[str, Any]:
+        req: ReplayRequest = _validate(ReplayRequest,
+                                       await _read_json(request, MAX_RECORD_BYTES))
+        try:
+            rec, states, outcomes = await asyncio.to_thread(replays.get, req.record)
+        except MeldhallError as exc:
+            raise Refusal("invalid", str(exc), status=422) from None
+        steps = len(states) - 1
+        step = min(req.step, steps)
+        st = states[step]
+        if req.seat is not None and req.seat >= st.players:
+            raise Refusal("invalid", f"no seat {req.seat} in this game", status=422)
+        view = (views.public_view(st) if req.seat is None
+                else st.observation(req.seat).to_json())
+        return {
+            "game": rec.game, "players": rec.players, "seats": rec.seats, "steps": steps,
+            "step": step, "action": rec.actions[step - 1] if step else None,
+            "phase": st.phase, "to_act": list(st.to_act), "finished": st.is_terminal,
+            "recent": views.recent_actions(st),
+            "outcomes": [o for i, o in outcomes if i <= step],
+            "result": rec.result, "view": view,
+        }
+
+    # ------------------------------------------------------------------ WebSocket
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str):
+        await websocket.accept()
+
+        async def send(obj: dict[str, Any]) -> None:
+            await websocket.send_text(json.dumps(obj, separators=(",", ":")))
+
+        try:
+            t = await manager.get(table_id)
+        except Refusal as exc:
+            await send({"type": "error", **exc.to_json()})
+            await websocket.close(4404)
+            return
+        seat: int | None = None
+        role: str | None = None
+        try:
+            first = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+        except asyncio.TimeoutError:
+            await send({"type": "error", "code": "timeout",
+                        "message": "say hello with your token first"})
+            await websocket.close(4408)
+            return
+        if first.get("type") == "websocket.disconnect":
+            return
+        text = first.get("text")
+        err = _check_frame(text, first.get("bytes"))
+        if err is None:
+            try:
+                msg = client_message.validate_json(text)
+            except ValidationError as exc:
+                err = ("malformed", describe_validation_error(exc))
+            else:
+                if msg.type != "hello":
+                    err = ("malformed", "the first message must be "
+                           "{\"type\": \"hello\", \"token\": …}")
+                else:
+                    r = t.role_of(msg.token)
+                    if r is None:
+                        err = ("forbidden", "this token does not open this table")
+                    else:
+                        role, seat = r
+        if err is not None or role is None:
+            code, message = err or ("forbidden", "no token")
+            await send({"type": "error", "code": code, "message": message})
+            await websocket.close(4403 if code == "forbidden" else 4400)
+            return
+        if len(t.connections) >= MAX_CONNECTIONS_PER_TABLE:
+            await send({"type": "error", "code": "busy",
+                        "message": "too many connections to this table"})
+            await websocket.close(4429)
+            return
+
+        conn = Connection(send=websocket.send_text, seat=seat if role == "seat" else None)
+
+        async def locked_send(obj: dict[str, Any]) -> None:
+            async with conn.lock:
+                await send(obj)
+
+        async def sender() -> None:
+            try:
+                while True:
+                    await conn.wake.wait()
+                    conn.wake.clear()
+                    text_ = t.message(conn.seat)
+                    async with conn.lock:
+                        await websocket.send_text(text_)
+            except asyncio.CancelledError:
+                raise
+            except Exception:       # the socket went away; the receive loop ends too
+                conn.closed = True
+
+        await locked_send({"type": "welcome", "table": t.id, "game": t.game, "role": role,
+                           "seat": conn.seat, "limits": {"max_message_bytes": MAX_MESSAGE_BYTES}})
+        t.connections.add(conn)
+        t.notify()               # everyone sees who is connected; this one gets its view
+        task = asyncio.get_running_loop().create_task(sender())
+        try:
+            while True:
+                frame = await websocket.receive()
+                if frame.get("type") == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                err = _check_frame(text, frame.get("bytes"))
+                if err is not None:
+                    await locked_send({"type": "error", "code": err[0], "message": err[1]})
+                    continue
+                try:
+                    msg = client_message.validate_json(text)
+                except ValidationError as exc:
+                    await locked_send({"type": "error", "code": "malformed",
+                                       "message": describe_validation_error(exc)})
+                    continue
+                if msg.type == "ping":
+                    await locked_send({"type": "pong", "id": msg.id})
+                elif msg.type == "refresh":
+                    conn.wake.set()
+                elif msg.type == "hello":
+                    await locked_send({"type": "error", "code": "malformed",
+                                       "message": "already identified on this connection"})
+                elif msg.type == "action":
+                    if conn.seat is None:
+                        await locked_send({"type": "refused", "id": msg.id,
+                                           "code": "not_your_seat",
+                                           "message": "spectators cannot act"})
+                        continue
+                    try:
+                        v = await manager.act(t, conn.seat, msg.action, msg.version)
+                    except Refusal as exc:
+                        await locked_send({"type": "refused", "id": msg.id, **exc.to_json()})
+                    else:
+                        await locked_send({"type": "accepted", "id": msg.id, "version": v})
+        except Exception as exc:  # noqa: BLE001 - a broken socket ends this connection only
+            if not _is_disconnect(exc):
+                log.exception("WebSocket of table %s failed", t.id)
+        finally:
+            conn.closed = True
+            t.connections.discard(conn)
+            task.cancel()
+            t.notify()
+
+    # ------------------------------------------------------------------ front end
+    web = resources.files("meldhall") / "web"
+
+    @app.get("/table", include_in_schema=False)
+    async def _table_page():
+        return RedirectResponse("/table.html")
+
+    app.mount("/", StaticFiles(directory=str(web), html=True), name="web")
+    return app
+
+
+def _check_frame(text: str | None, data: bytes | None) -> tuple[str, str] | None:
+    if text is None:
+        size = len(data or b"")
+        if size > MAX_MESSAGE_BYTES:
+            return ("too_large", f"the message has {size} bytes; the limit is "
+                    f"{MAX_MESSAGE_BYTES}")
+        return ("malformed", "send JSON as text frames")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > \
+            MAX_MESSAGE_BYTES:
+        return ("too_large", f"the message has {len(text.encode('utf-8', 'surrogatepass'))} "
+                f"bytes; the limit is {MAX_MESSAGE_BYTES}")
+    return None
+
+
+def _is_disconnect(exc: Exception) -> bool:
+    from starlette.websockets import WebSocketDisconnect
+
+    return isinstance(exc, (WebSocketDisconnect, RuntimeError, ConnectionError))

@@ -1,0 +1,69 @@
+"""Server settings: where the database is, how fast bots play, message limits."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Settings", "default_database_url", "normalize_database_url"]
+
+#: Largest WebSocket message or JSON request body a client may send (bytes).
+MAX_MESSAGE_BYTES = 16 * 1024
+#: Largest record a client may upload to the replay endpoint (bytes).
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (created if needed)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("meldhall", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'meldhall.db'}"
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept ``postgres://`` and ``postgresql://`` URLs and use psycopg 3 for them."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs.
+
+    Attributes:
+        database_url: SQLAlchemy URL; ``None`` means ``MELDHALL_DATABASE_URL`` or else the
+            default SQLite file.
+        bot_pause: seconds a bot waits before acting, so that people can follow (tables may ask
+            for another pause, up to ``max_bot_pause``).
+        allow_seeds: accept a ``seed`` when creating a table.  Off by default: whoever knows a
+            seed knows the deal.  Tests and demonstrations switch it on.
+        max_tables_loaded: finished tables kept in memory (unfinished ones always are).
+    """
+
+    database_url: str | None = None
+    bot_pause: float = 0.8
+    max_bot_pause: float = 5.0
+    allow_seeds: bool = False
+    max_tables_loaded: int = 2000
+
+    def resolved_database_url(self) -> str:
+        """The database URL to use, after the environment and the default."""
+        url = self.database_url or os.environ.get("MELDHALL_DATABASE_URL") or ""
+        return normalize_database_url(url or default_database_url())
+
+    @classmethod
+    def from_env(cls, **overrides) -> Settings:
+        """Settings from ``MELDHALL_*`` environment variables, then ``overrides``."""
+        env = os.environ
+        values: dict = {}
+        if env.get("MELDHALL_BOT_PAUSE"):
+            values["bot_pause"] = float(env["MELDHALL_BOT_PAUSE"])
+        if env.get("MELDHALL_ALLOW_SEEDS"):
+            values["allow_seeds"] = env["MELDHALL_ALLOW_SEEDS"].lower() in ("1", "true", "yes")
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)

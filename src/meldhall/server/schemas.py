@@ -1,0 +1,107 @@
+"""Messages the server accepts, validated with pydantic (unknown fields are refused)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "ActionRequest", "ClientMessage", "CreateTable", "ReplayRequest", "SeatChange", "SeatSpec",
+    "client_message", "describe_validation_error",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class SeatSpec(_Strict):
+    """A seat of a new table: a human (invite link) or a bot."""
+
+    name: str = Field(default="", max_length=40)
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, max_length=20)
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``."""
+
+    game: str = Field(max_length=40)
+    players: int | None = Field(default=None, ge=2, le=8)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    seats: list[SeatSpec] = Field(default_factory=list, max_length=8)
+    bot_pause: float | None = Field(default=None, ge=0, le=60)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class ActionRequest(_Strict):
+    """``POST /api/tables/{id}/actions``: an action in notation, made at ``version``."""
+
+    action: str = Field(min_length=1, max_length=2000)
+    version: int = Field(ge=0)
+
+
+class SeatChange(_Strict):
+    """``POST /api/tables/{id}/seats/{seat}`` (creator only)."""
+
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(default=None, max_length=20)
+
+
+class ReplayRequest(_Strict):
+    """``POST /api/replay``: a record, the step to show and whose view (``None``: public)."""
+
+    record: dict[str, Any]
+    step: int = Field(default=0, ge=0)
+    seat: int | None = Field(default=None, ge=0, le=7)
+
+
+# ---------------------------------------------------------------------------- WebSocket
+
+
+class HelloMsg(_Strict):
+    """First message on a WebSocket: the seat's (or spectator's) token."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=200)
+
+
+class ActionMsg(_Strict):
+    """An action in notation, made at ``version`` (the version of the view it was chosen in).
+    ``id`` is echoed in the answer."""
+
+    type: Literal["action"]
+    action: str = Field(min_length=1, max_length=2000)
+    version: int = Field(ge=0)
+    id: int | str | None = Field(default=None)
+
+
+class PingMsg(_Strict):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    id: int | str | None = None
+
+
+class RefreshMsg(_Strict):
+    """Ask for the current view again."""
+
+    type: Literal["refresh"]
+
+
+ClientMessage = Annotated[HelloMsg | ActionMsg | PingMsg | RefreshMsg,
+                          Field(discriminator="type")]
+client_message: TypeAdapter = TypeAdapter(ClientMessage)
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """One readable sentence out of a pydantic error."""
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "union_tag_invalid" or err.get("type") == "union_tag_not_found":
+            msg = "'type' must be one of hello, action, ping, refresh"
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts)

@@ -1,0 +1,246 @@
+"""Storage: tables, seats and the append-only action log (SQLAlchemy 2, Core).
+
+The action log is the truth; a table's state is the replay of its log.  :meth:`Storage.append`
+inserts an action and bumps the table's version in ONE transaction, guarded by the version the
+caller saw (``UPDATE … WHERE version = :seen``), so an action can never be applied twice, even
+by two server processes sharing a database.
+
+SQLite (the default, a file in the user's data directory) runs in WAL mode with
+``synchronous=NORMAL``: a committed action survives the server process being killed.
+PostgreSQL is used through psycopg 3.  The schema is created and upgraded by Alembic
+(``meldhall/server/migrations``), run by :meth:`Storage.migrate` at startup.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+__all__ = ["Storage", "TableRow", "SeatRow", "StaleVersion", "metadata"]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("dealer", Integer, nullable=False),
+    Column("options", Text, nullable=False),          # JSON
+    Column("version", Integer, nullable=False, default=0),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("bot_pause", Float, nullable=False, default=0.8),
+    Column("creator_token_hash", String(64), nullable=False),
+    Column("spectator_token_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_tables_finished", tables_t.c.finished)
+
+seats_t = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(60), nullable=False),
+    Column("kind", String(10), nullable=False),        # "human" | "bot"
+    Column("bot", String(20), nullable=True),          # bot name when kind == "bot"
+    Column("token_hash", String(64), nullable=False),
+)
+
+actions_t = Table(
+    "actions", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True),          # 1, 2, … (== version after it)
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),            # canonical notation
+    Column("created_at", Float, nullable=False),
+)
+
+
+class StaleVersion(Exception):
+    """The table's version in the database is not the one the action was made against."""
+
+
+@dataclass
+class SeatRow:
+    """One seat of a table as stored."""
+
+    seat: int
+    name: str
+    kind: str
+    bot: str | None
+    token_hash: str
+
+
+@dataclass
+class TableRow:
+    """A table as stored: its game, seats and log."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    dealer: int
+    options: dict[str, Any]
+    version: int
+    finished: bool
+    bot_pause: float
+    creator_token_hash: str
+    spectator_token_hash: str
+    created_at: float
+    updated_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[tuple[int, str]] = field(default_factory=list)   # (seat, action)
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+class Storage:
+    """The database of tables.
+
+    Every method is synchronous (the server calls them from a worker thread).
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self._ensure_sqlite_folder(url)
+            self.engine: Engine = create_engine(
+                url, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+
+    @staticmethod
+    def _ensure_sqlite_folder(url: str) -> None:
+        from pathlib import Path
+
+        from sqlalchemy.engine import make_url
+
+        db = make_url(url).database
+        if db and db != ":memory:":
+            Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+    # ------------------------------------------------------------------ schema
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", "meldhall.server:migrations")
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create_table(self, row: TableRow) -> None:
+        """Store a new table and its seats (version 0, empty log)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                id=row.id, game=row.game, players=row.players, seed=row.seed, dealer=row.dealer,
+                options=json.dumps(row.options, sort_keys=True), version=0, finished=False,
+                bot_pause=row.bot_pause, creator_token_hash=row.creator_token_hash,
+                spectator_token_hash=row.spectator_token_hash, created_at=row.created_at,
+                updated_at=row.updated_at))
+            conn.execute(insert(seats_t), [
+                {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                 "bot": s.bot, "token_hash": s.token_hash}
+                for s in row.seats
+            ])
+
+    def append(self, table_id: str, seen_version: int, seat: int, action: str,
+               finished: bool) -> int:
+        """Append ``action`` as entry ``seen_version + 1`` and bump the version, atomically.
+
+        Raises:
+            StaleVersion: the stored version is not ``seen_version`` (nothing is written).
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.version == seen_version)
+                .values(version=seen_version + 1, updated_at=now, finished=finished))
+            if res.rowcount != 1:
+                raise StaleVersion(table_id)
+            conn.execute(insert(actions_t).values(
+                table_id=table_id, seq=seen_version + 1, seat=seat, action=action,
+                created_at=now))
+        return seen_version + 1
+
+    def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:
+        """Hand a seat to a bot (``kind="bot"``) or back to its human."""
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t)
+                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                         .values(kind=kind, bot=bot))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(updated_at=time.time()))
+
+    # ------------------------------------------------------------------ reads
+    def load(self, table_id: str) -> TableRow | None:
+        """A table with its seats and its whole log, or ``None``."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if r is None:
+                return None
+            return self._full_row(conn, r)
+
+    def unfinished_ids(self) -> list[str]:
+        """Ids of every table whose game is not over."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(tables_t.c.id).where(tables_t.c.finished.is_(False))
+                .order_by(tables_t.c.created_at))]
+
+    def _full_row(self, conn, r) -> TableRow:
+        row = TableRow(
+            id=r.id, game=r.game, players=r.players, seed=int(r.seed), dealer=r.dealer,
+            options=json.loads(r.options), version=r.version, finished=bool(r.finished),
+            bot_pause=float(r.bot_pause), creator_token_hash=r.creator_token_hash,
+            spectator_token_hash=r.spectator_token_hash, created_at=r.created_at,
+            updated_at=r.updated_at)
+        row.seats = [SeatRow(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in conn.execute(
+            select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat))]
+        row.actions = [(a.seat, a.action) for a in conn.execute(
+            select(actions_t.c.seat, actions_t.c.action)
+            .where(actions_t.c.table_id == r.id).order_by(actions_t.c.seq))]
+        return row

@@ -1,0 +1,494 @@
+"""Live tables: a game's state as the replay of its action log, seats, bots, connections.
+
+One :class:`LiveTable` per table in memory, owned by the :class:`TableManager`.  An action is
+parsed and checked by the engine, appended to the log with a version bump in one database
+transaction (:meth:`~meldhall.server.storage.Storage.append`), and only then becomes the
+table's state; every connection of the table is then told to send its seat's new view.  An
+action made against another version than the table's is refused, so a double click or two
+tabs never apply a move twice.
+
+Bots play their seats here, on the server, after a short pause so that people can follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from meldhall import GAMES, new_game
+from meldhall.bots import make_bot
+from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
+from meldhall.game import State
+from meldhall.record import Record
+from meldhall.server import views
+from meldhall.server.config import Settings
+from meldhall.server.storage import SeatRow, StaleVersion, Storage, TableRow
+
+__all__ = ["TableManager", "LiveTable", "Refusal", "hash_token", "new_token"]
+
+log = logging.getLogger("meldhall.server")
+
+
+def new_token() -> str:
+    """A fresh secret for a seat, a spectator link or a table's creator."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: the database never holds one that could be replayed."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Refusal(Exception):
+    """An action or request the server refuses; nothing was changed.
+
+    Attributes:
+        code: ``"illegal"`` (the rules refuse it: ``rule_id`` and ``reason`` are set),
+            ``"notation"``, ``"stale_version"``, ``"not_your_seat"``, ``"seat_is_bot"``,
+            ``"game_over"``, ``"forbidden"``, ``"not_found"``, ``"invalid"``, ``"storage"``.
+        message: a sentence for people.
+    """
+
+    def __init__(self, code: str, message: str, rule_id: str | None = None,
+                 reason: str | None = None, status: int = 409):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule_id = rule_id
+        self.reason = reason
+        self.status = status
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as sent to the client."""
+        d: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.rule_id is not None:
+            d["rule_id"] = self.rule_id
+            d["reason"] = self.reason
+        return d
+
+
+@dataclass
+class Connection:
+    """One WebSocket watching a table, as one seat or as a spectator."""
+
+    send: Callable[[str], Any]             # async: send a text frame
+    seat: int | None                       # None: spectator
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sent_version: int = -1
+    closed: bool = False
+
+
+class LiveTable:
+    """A table in memory: its stored description, its current state and who is watching."""
+
+    def __init__(self, row: TableRow):
+        self.row = row
+        self.id = row.id
+        self.game = row.game
+        self.seats: list[SeatRow] = row.seats
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.bot_task: asyncio.Task | None = None
+        self.bots: dict[int, tuple[Any, random.Random]] = {}
+        self._cache: dict[Any, str] = {}
+        self._cache_version = -1
+        self.initial: State = new_game(row.game, players=row.players, seed=row.seed,
+                                       options=row.options, dealer=row.dealer)
+        self.state: State = self.initial
+        self.version = 0
+        self.outcomes: list[dict[str, Any]] = []
+        self.error: str | None = None
+        for seat, text in row.actions:
+            self._advance(self.state.apply(self.state.parse_action(text), seat))
+
+    # ------------------------------------------------------------------ state
+    def _advance(self, new: State) -> None:
+        before = self.state.outcome
+        self.state = new
+        self.version += 1
+        oc = new.outcome
+        if oc is not None and (before is None or before.hand != oc.hand
+                               or before.game_over != oc.game_over):
+            self.outcomes.append(oc.to_json())
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal
+
+    def role_of(self, token: str) -> tuple[str, int | None] | None:
+        """``("seat", n)``, ``("spectator", None)``, ``("creator", None)`` or ``None``."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        h = hash_token(token)
+        found: tuple[str, int | None] | None = None
+        for s in self.seats:                       # compare every hash: no early exit
+            if hmac.compare_digest(h, s.token_hash):
+                found = ("seat", s.seat)
+        if hmac.compare_digest(h, self.row.spectator_token_hash):
+            found = ("spectator", None)
+        if hmac.compare_digest(h, self.row.creator_token_hash):
+            found = ("creator", None)
+        return found
+
+    # ------------------------------------------------------------------ views
+    def _fresh_cache(self) -> None:
+        if self._cache_version != self.version:
+            self._cache = {}
+            self._cache_version = self.version
+
+    def view_json(self, seat: int | None) -> str:
+        """The game part of the message for ``seat`` (``None``: a spectator), cached."""
+        self._fresh_cache()
+        key = ("view", seat)
+        text = self._cache.get(key)
+        if text is None:
+            if seat is None:
+                view = {"observation": views.public_view(self.state), "legal": [],
+                        "prompt": None}
+            else:
+                view = views.seat_view(self.state, seat)
+            text = json.dumps(view, separators=(",", ":"))
+            self._cache[key] = text
+        return text
+
+    def common_json(self) -> str:
+        """The public part of every message at this version, cached."""
+        self._fresh_cache()
+        text = self._cache.get("common")
+        if text is None:
+            st = self.state
+            text = json.dumps({
+                "table": self.id,
+                "game": self.game,
+                "players": st.players,
+                "version": self.version,
+                "phase": st.phase,
+                "to_act": list(st.to_act),
+                "finished": st.is_terminal,
+                "recent": views.recent_actions(st),
+                "outcomes": self.outcomes,
+                "options": st.options.to_json(),  # type: ignore[attr-defined]
+                "error": self.error,
+            }, separators=(",", ":"))
+            self._cache["common"] = text
+        return text
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        """Seat names, who plays them and who is connected (public)."""
+        online = {c.seat for c in self.connections if not c.closed}
+        return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+                 "connected": s.kind == "bot" or s.seat in online} for s in self.seats]
+
+    def message(self, seat: int | None) -> str:
+        """The whole ``state`` message for a seat or a spectator."""
+        head = json.dumps({"type": "state", "role": "spectator" if seat is None else "seat",
+                           "seat": seat, "seats": self.seats_json()},
+                          separators=(",", ":"))
+        return (head[:-1] + ',"common":' + self.common_json() + ',"view":'
+                + self.view_json(seat) + "}")
+
+    def notify(self) -> None:
+        """Wake every connection's sender: it sends its seat's newest view."""
+        for c in self.connections:
+            c.wake.set()
+
+    def record(self) -> Record:
+        """The game record (with the seed: only handed out once the game is over)."""
+        names = [f"{s.name} ({s.bot})" if s.kind == "bot" else s.name for s in self.seats]
+        return Record.from_state(self.state, self.row.dealer, names)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table, for the lobby."""
+        st = self.state
+        scores = getattr(st, "scores", None)
+        return {
+            "table": self.id, "game": self.game, "players": st.players,
+            "version": self.version, "phase": st.phase, "to_act": list(st.to_act),
+            "finished": st.is_terminal, "seats": self.seats_json(),
+            "scores": list(scores) if scores is not None else None,
+            "hands_scored": len(self.outcomes), "created_at": self.row.created_at,
+        }
+
+
+class TableManager:
+    """Every live table, the storage and the bots' scheduling."""
+
+    def __init__(self, settings: Settings, storage: Storage):
+        self.settings = settings
+        self.storage = storage
+        # one writer thread for SQLite (no lock contention); a few for PostgreSQL
+        self.db = ThreadPoolExecutor(max_workers=1 if storage.is_sqlite else 4,
+                                     thread_name_prefix="meldhall-db")
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+        self.closing = False
+
+    async def _db(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Migrate the schema, rebuild every unfinished table from its log, resume bots."""
+        await self._db(self.storage.migrate)
+        ids = await self._db(self.storage.unfinished_ids)
+        for table_id in ids:
+            try:
+                await self.get(table_id)
+            except Exception:   # a table that cannot be rebuilt must not stop the others
+                log.exception("table %s could not be rebuilt from its log", table_id)
+        log.info("rebuilt %d unfinished table(s)", len(ids))
+        for t in list(self.tables.values()):
+            self.kick(t)
+
+    async def stop(self) -> None:
+        """Stop the bots and close the storage."""
+        self.closing = True
+        for t in self.tables.values():
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+        self.db.shutdown(wait=True)
+        self.storage.dispose()
+
+    # ------------------------------------------------------------------ tables
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table (loaded and replayed from the database on first use).
+
+        Raises:
+            Refusal: ``not_found``.
+        """
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            raise Refusal("not_found", "no such table", status=404)
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row = await self._db(self.storage.load, table_id)
+            if row is None:
+                raise Refusal("not_found", "no such table", status=404)
+            t = LiveTable(row)
+            self.tables[table_id] = t
+            self._evict()
+            fut.set_result(t)
+            return t
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()            # mark retrieved
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+
+    def _evict(self) -> None:
+        limit = self.settings.max_tables_loaded
+        if len(self.tables) <= limit:
+            return
+        for tid, t in list(self.tables.items()):
+            if len(self.tables) <= limit:
+                break
+            if t.finished and not t.connections:
+                del self.tables[tid]
+
+    async def create(self, game: str, players: int | None, options: dict[str, Any],
+                     seats: list[dict[str, Any]], bot_pause: float | None,
+                     seed: int | None) -> tuple[LiveTable, dict[str, Any]]:
+        """Create a table; returns it and its secrets (every seat's token, the spectator's
+        and the creator's), which are shown once and stored only hashed.
+
+        Raises:
+            Refusal: ``invalid`` with a sentence (unknown game, bad options, seats, bots).
+        """
+        if game not in GAMES:
+            raise Refusal("invalid", f"unknown game {game!r}; known games: {', '.join(GAMES)}",
+                          status=422)
+        if seed is not None and not self.settings.allow_seeds:
+            raise Refusal("invalid", "this server does not accept seeds (whoever knows a seed "
+                          "knows the deal); start it with --allow-seeds for tests", status=422)
+        if players is None and seats:
+            players = len(seats)
+        if seed is None:
+            seed = secrets.randbits(62)
+        try:
+            initial = new_game(game, players=players, seed=seed, options=options or None)
+        except MeldhallError as exc:
+            raise Refusal("invalid", str(exc), status=422) from None
+        except (TypeError, ValueError) as exc:
+            raise Refusal("invalid", f"options: {exc}", status=422) from None
+        n = initial.players
+        if not seats:
+            seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (n - 1)
+        if len(seats) != n:
+            raise Refusal("invalid", f"{game} with these options has {n} seats; "
+                          f"{len(seats)} seat descriptions were given", status=422)
+        pause = self.settings.bot_pause if bot_pause is None else float(bot_pause)
+        pause = min(max(pause, 0.0), self.settings.max_bot_pause)
+        tokens = [new_token() for _ in range(n)]
+        spectator, creator = new_token(), new_token()
+        seat_rows = []
+        for i, s in enumerate(seats):
+            kind = s.get("kind", "human")
+            bot = s.get("bot") if kind == "bot" else None
+            if kind == "bot":
+                try:
+                    make_bot(bot or "", game)
+                except OptionsError as exc:
+                    raise Refusal("invalid", f"seat {i}: {exc}", status=422) from None
+            name = (s.get("name") or "").strip() or (f"{bot} bot" if kind == "bot"
+                                                     else f"Player {i + 1}")
+            seat_rows.append(SeatRow(i, name[:40], kind, bot, hash_token(tokens[i])))
+        now = time.time()
+        dealer = int(initial.dealer)  # type: ignore[attr-defined]
+        row = TableRow(
+            id=secrets.token_urlsafe(9), game=game, players=n, seed=seed, dealer=dealer,
+            options=initial.options.to_json(),  # type: ignore[attr-defined]
+            version=0, finished=False, bot_pause=pause,
+            creator_token_hash=hash_token(creator), spectator_token_hash=hash_token(spectator),
+            created_at=now, updated_at=now, seats=seat_rows)
+        await self._db(self.storage.create_table, row)
+        t = LiveTable(row)
+        self.tables[row.id] = t
+        self.kick(t)
+        secrets_ = {"seat_tokens": tokens, "spectator_token": spectator,
+                    "creator_token": creator}
+        return t, secrets_
+
+    # ------------------------------------------------------------------ actions
+    async def act(self, t: LiveTable, seat: int, text: str, version: int | None,
+                  by_bot: bool = False) -> int:
+        """Apply ``text`` for ``seat`` if the table is at ``version``; returns the new version.
+
+        Raises:
+            Refusal: nothing was applied (stale version, illegal, notation, storage …).
+        """
+        async with t.lock:
+            if version is not None and version != t.version:
+                raise Refusal("stale_version",
+                              f"the table has moved on (version {t.version}, your action was "
+                              f"made at version {version}); nothing was applied",
+                              status=409)
+            if not by_bot and t.seats[seat].kind == "bot":
+                raise Refusal("seat_is_bot", f"seat {seat} is played by a bot now", status=403)
+            state = t.state
+            if state.is_terminal:
+                raise Refusal("game_over", "the game is over", status=409)
+            try:
+                action = state.parse_action(text)
+                new = state.apply(action, seat)
+            except IllegalActionError as exc:
+                raise Refusal("illegal", f"{exc.rule_id}: {exc.reason}", rule_id=exc.rule_id,
+                              reason=exc.reason, status=422) from None
+            except NotationError as exc:
+                raise Refusal("notation", f"not an action: {exc}", status=422) from None
+            except MeldhallError as exc:
+                raise Refusal("invalid", str(exc), status=422) from None
+            canonical = str(action)
+            try:
+                await self._db(self.storage.append, t.id, t.version, seat, canonical,
+                               new.is_terminal)
+            except StaleVersion:
+                # another process wrote to this table: reload it from the log
+                self.tables.pop(t.id, None)
+                raise Refusal("stale_version", "the table was changed elsewhere; reload",
+                              status=409) from None
+            except Exception as exc:
+                log.exception("storing an action of table %s failed", t.id)
+                raise Refusal("storage", f"the action could not be stored ({type(exc).__name__})"
+                              "; nothing was applied", status=503) from None
+            t._advance(new)
+            version = t.version
+        t.notify()
+        self.kick(t)
+        return version
+
+    async def set_seat(self, t: LiveTable, seat: int, kind: str, bot: str | None) -> None:
+        """Hand ``seat`` to a bot, or back to its human (the creator decides)."""
+        if not 0 <= seat < len(t.seats):
+            raise Refusal("invalid", f"no seat {seat} at this table", status=422)
+        if kind == "bot":
+            try:
+                make_bot(bot or "", t.game)
+            except OptionsError as exc:
+                raise Refusal("invalid", str(exc), status=422) from None
+        else:
+            bot = None
+        async with t.lock:
+            await self._db(self.storage.set_seat, t.id, seat, kind, bot)
+            s = t.seats[seat]
+            t.seats[seat] = SeatRow(s.seat, s.name, kind, bot, s.token_hash)
+            t.bots.pop(seat, None)
+        t.notify()
+        self.kick(t)
+
+    # ------------------------------------------------------------------ bots
+    def kick(self, t: LiveTable) -> None:
+        """Make sure a bot plays if a bot's decision is awaited."""
+        if self.closing or t.finished:
+            return
+        if not any(t.seats[s].kind == "bot" for s in t.state.to_act):
+            return
+        if t.bot_task is None or t.bot_task.done():
+            t.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(t))
+
+    async def _bot_loop(self, t: LiveTable) -> None:
+        failures = 0
+        while not self.closing:
+            state, version = t.state, t.version
+            if state.is_terminal:
+                return
+            seats = [s for s in state.to_act if t.seats[s].kind == "bot"]
+            if not seats:
+                return
+            seat = seats[0]
+            pause = t.row.bot_pause
+            if pause > 0:
+                if state.phase in ("hand_end", "deal_end"):
+                    pause *= 4          # time to read the score
+                await asyncio.sleep(pause)
+                if t.version != version:
+                    continue
+            try:
+                text = self._bot_choice(t, state, seat)
+            except Exception:
+                log.exception("bot of seat %d at table %s failed; playing a random move",
+                              seat, t.id)
+                legal = state.legal_actions(seat)
+                text = str(random.choice(legal))
+            try:
+                await self.act(t, seat, text, version, by_bot=True)
+                failures = 0
+            except Refusal as exc:
+                if exc.code == "stale_version":
+                    continue
+                failures += 1
+                log.error("bot move %r at table %s refused: %s", text, t.id, exc.message)
+                if failures >= 3:
+                    t.error = f"a bot could not move: {exc.message}"
+                    t.notify()
+                    return
+                await asyncio.sleep(0.05)
+            if pause <= 0:
+                await asyncio.sleep(0)      # let connections send between bot moves
+
+    def _bot_choice(self, t: LiveTable, state: State, seat: int) -> str:
+        entry = t.bots.get(seat)
+        if entry is None:
+            name = t.seats[seat].bot or "random"
+            entry = (make_bot(name, t.game), random.Random(secrets.randbits(64)))
+            t.bots[seat] = entry
+        bot, rng = entry
+        legal = state.legal_actions(seat)
+        return str(bot.choose(state.observation(seat), legal, rng))

@@ -1,0 +1,117 @@
+"""What the server sends: a seat's view, a spectator's view, prompts.
+
+Security rule of the whole server: a message to a seat is built ONLY from
+``state.observation(seat).to_json()``, ``state.legal_actions(seat)`` and public facts (the
+action history in notation, outcomes, seat names).  A spectator gets :func:`public_view`: the
+observation with everything that differs between seats removed.  Never the state, the stock
+or the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meldhall.game import State
+
+__all__ = ["public_view", "seat_view", "prompt_for", "recent_actions", "PRIVATE_FIELDS"]
+
+#: Observation fields that belong to the observing seat only, per the games' observation
+#: docs; they are emptied in the public view.  Any other field that differs between two seats'
+#: observations is dropped from the public view too.
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "my_kitty": None, "seat": None}
+
+#: How many of the last actions (in notation) each message carries.
+RECENT = 16
+
+
+def recent_actions(state: State, n: int = RECENT) -> list[dict[str, Any]]:
+    """The last ``n`` actions as ``{"seat", "action"}`` (notation is public)."""
+    hist = state.history()  # type: ignore[attr-defined]
+    out: list[dict[str, Any]] = []
+    for seat, text in reversed(hist):
+        if text:
+            out.append({"seat": seat, "action": text})
+            if len(out) >= n:
+                break
+    out.reverse()
+    return out
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """The game part of a seat's message: its observation, its legal actions, its prompt."""
+    obs = state.observation(seat).to_json()
+    legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_act else []
+    return {
+        "observation": obs,
+        "legal": legal,
+        "prompt": prompt_for(state, seat, obs) if legal else None,
+    }
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """The observation a spectator may see: only what every seat sees.
+
+    Built from the observations of the seats: the private fields are emptied, any other field
+    on which two seats' observations differ is left out, and each log entry is taken as the
+    seats other than its actor saw it (an actor's own drawn card, say, is not public); an
+    entry those seats saw differently loses its note.
+    """
+    n = state.players
+    views = [state.observation(s).to_json() for s in range(n)]
+    base = dict(views[0])
+    for key, empty in PRIVATE_FIELDS.items():
+        if key in base:
+            base[key] = empty
+    for key in list(base):
+        if key in PRIVATE_FIELDS or key == "log":
+            continue
+        if any(v.get(key) != base[key] for v in views[1:]):
+            del base[key]
+    if "log" in base:
+        base["log"] = _public_log([v.get("log") or [] for v in views])
+    base["seat"] = None
+    return base
+
+
+def _public_log(logs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    n = len(logs)
+    length = min(len(lg) for lg in logs)
+    out: list[dict[str, Any]] = []
+    for i in range(length):
+        entries = [lg[i] for lg in logs]
+        first = entries[0]
+        if all(e == first for e in entries[1:]):
+            out.append(first)
+            continue
+        actor = first.get("seat", -1)
+        others = [entries[s] for s in range(n) if s != actor]
+        if others and all(e == others[0] for e in others[1:]):
+            out.append(others[0])
+        else:
+            out.append({"seat": actor, "action": first.get("action", ""), "note": ""})
+    return out
+
+
+def prompt_for(state: State, seat: int, obs: dict[str, Any]) -> dict[str, Any] | None:
+    """What to ask ``seat`` when the decision is its own (a sentence for the table page).
+
+    Out-of-turn decisions — a Shanghai buy, a Classic partner's "may I go out?" — are prompts
+    to the seat whose decision it is.
+    """
+    phase = state.phase
+    if phase == "consent":
+        asker = obs.get("turn")
+        return {"kind": "consent", "from": asker,
+                "text": f"Seat {asker}, your partner, asks: \"may I go out?\" Answer yes or no."}
+    if phase == "buy":
+        card = obs.get("upcard")
+        buys, limit = obs.get("buys"), obs.get("buy_limit")
+        used = buys[seat] if isinstance(buys, list) else None
+        left = "" if limit is None or used is None else f" (you have bought {used} of {limit})"
+        return {"kind": "buy", "card": card,
+                "text": f"Buy the discard {card.split('/')[0] if card else ''}?{left}"}
+    if phase in ("hand_end", "deal_end"):
+        return {"kind": "deal", "text": "The hand is over: deal the next one."}
+    if phase == "kitty":
+        return {"kind": "kitty", "text": "You may take your kitty into your hand."}
+    return None
