@@ -19,7 +19,9 @@ from typer.testing import CliRunner
 
 from meldhall.bots import make_bot
 from meldhall.cli import app
+from meldhall.cli.games import UIS
 from meldhall.cli.play import Session
+from meldhall.cli.render import order_actions
 from meldhall.record import load_record
 
 runner = CliRunner()
@@ -52,7 +54,8 @@ def make_script(game: str, seed: int, players: int, seat: int, bots: str,
         if s == seat:
             action, line = policy(st, legal, seat)
             if line == str(action) and st.parse_action(line) != action:
-                line = str(legal.index(action) + 1)  # type the number instead
+                shown = order_actions(legal, UIS[game].groups)  # as the list numbers them
+                line = str(shown.index(action) + 1)  # type the number instead
             lines.append(line)
         else:
             action = sess.bot_turn(s, legal)

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from meldhall.cli.canasta_tables import classic_table, railroad_table
 from meldhall.cli.render import card_text, seat_label
-from meldhall.cli.shanghai_table import buys_text, shanghai_table
+from meldhall.cli.shanghai_table import buys_text, log_note, shanghai_table
 
 _COMMANDS = """\
 **Commands:** `legal` lists your legal actions again (`legal all`: without shortening),
@@ -164,9 +164,7 @@ class ShanghaiUI(GameUI):
         return None
 
     def note(self, phase: str, action: str, note: str) -> str:
-        if not note and phase == "buy" and action == "pass":
-            return "does not buy"
-        return note
+        return log_note(action, note)
 
     def deal_line(self, state: Any, dealer: int, names: Sequence[str]) -> str:
         nxt = state.hand_no + 1

@@ -32,6 +32,7 @@ from meldhall.cli.games import UIS
 from meldhall.cli.render import (
     legal_view,
     log_text,
+    order_actions,
     outcome_view,
     score_sheet,
     seat_label,
@@ -306,7 +307,7 @@ class Session:
                 self.apply(legal[0], seat)
                 continue
             if seat == self.human:
-                action = self.human_turn(legal)
+                action = self.human_turn(order_actions(legal, self.ui.groups))
                 if action is EOF:
                     self.console.print("End of input: leaving the game.")
                     return 0

@@ -206,6 +206,18 @@ def score_sheet(outcomes: Sequence[Outcome], players: int, side_of: Sequence[int
     return t
 
 
+def order_actions(actions: Sequence[Action], titles: dict[str, str]) -> list[Action]:
+    """The actions grouped in the order of ``titles`` (first word -> title; the others last),
+    keeping their order within a group: the numbered list then reads top to bottom."""
+    order = {t: k for k, t in enumerate(dict.fromkeys(titles.values()))}
+
+    def rank(a: Action) -> int:
+        head = str(a).split(" ", 1)[0]
+        return order.get(titles.get(head, ""), len(order))
+
+    return sorted(actions, key=rank)
+
+
 def legal_view(actions: Sequence[Action], titles: dict[str, str] | None = None,
                max_per_group: int = 40) -> RenderableType:
     """The legal actions, numbered from 1, grouped by their first word (draw, take, meld …);

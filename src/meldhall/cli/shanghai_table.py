@@ -58,6 +58,13 @@ def buys_text(used: int, limit: int | None) -> Text:
     return Text(f"{used} used, {left} left", style="" if left else "dim")
 
 
+def log_note(action: str, note: str) -> str:
+    """A log note, completed: a 'pass' (only ever an answer to a buy offer) does not buy."""
+    if not note and action == "pass":
+        return "does not buy"
+    return note
+
+
 def _meld_kind(m: dict[str, Any]) -> str:
     toks = [t.split("=", 1)[-1] for t in m["cards"].split()]
     if m["kind"] == "set":
@@ -112,9 +119,11 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
 
     parts: list[RenderableType] = [head, players]
     if j["melds"]:
-        melds = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                      title="Melds on the table (lay off: 'layoff 9H -> 2'; exchange a joker: "
-                      "'swap 7D -> 2')", title_justify="left")
+        head = Text("Melds on the table", style="bold")
+        head.append(" — lay off by number: 'layoff 9H -> 2'; exchange a joker: 'swap 7D -> 2'",
+                    style="dim")
+        parts.append(head)
+        melds = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         melds.add_column("#", justify="right")
         melds.add_column("Owner", no_wrap=True)
         melds.add_column("Meld", no_wrap=True)
@@ -135,7 +144,8 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     if title is None:
         title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
                  f"{j['dealer']} · {n} players")
-    return render.table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
+    log = [(e["seat"], e["action"], log_note(e["action"], e["note"])) for e in j["log"]]
+    return render.table_panel(parts, title, log=log, names=names, log_lines=log_lines,
                        hands=rows,
                        status=_status(j, names, obs.options.discard_taken_upcard))
 
