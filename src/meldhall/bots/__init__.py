@@ -57,5 +57,9 @@ def make_bot(name: str, game: str = "classic-canasta") -> Bot:
             from meldhall.bots.railroad_heuristic import RailroadHeuristicBot
 
             return RailroadHeuristicBot()
+        if game == "shanghai-rummy":
+            from meldhall.bots.shanghai_heuristic import ShanghaiHeuristicBot
+
+            return ShanghaiHeuristicBot()
         raise OptionsError(f"no heuristic bot for {game!r} yet")
     raise OptionsError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")

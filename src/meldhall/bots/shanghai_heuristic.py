@@ -1,0 +1,396 @@
+"""A heuristic Shanghai Rummy player, written from how good players play.
+
+It sees only its observation (docs/rules/shanghai-rummy.md).  In outline:
+
+* **Before the contract** — it measures its hand by the contract solver's *deficiency* (how
+  many more natural cards the contract's melds need, jokers counted).  It takes the upcard, or
+  buys it, when the card lowers that number; in deals 7–10, where the contract needs more cards
+  than a hand holds without buying (SH-5.3), it buys useful cards while it still lacks the
+  cards and has buys left; it weighs each buy against the penalty card and the buys left.  It
+  discards the card whose loss costs the contract least, then the one with fewest partners
+  (same rank for sets, neighbours in suit for runs), then the one others are least likely to
+  use, then the costliest.
+* **Making the contract** — as soon as the solver finds it, choosing among the ways the one
+  that leaves the cheapest hand (cards that fit the table after the lay-down cost nothing).
+* **After the contract** — it never buys; it takes the upcard only if it can lay it off (or
+  exchange it for a joker it can lay off); it lays off everything it can, costliest first,
+  exchanges a table joker when it holds the declared card and the joker can go straight onto
+  a meld, and keeps one card to go out by discarding.
+* **Discards** — it tracks the table from the deal's log: the cards each player took, bought
+  or declined and the cards known to be in their hands, and avoids feeding the next player
+  (and, before them, anyone who could lay the card off).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from meldhall.game import Action
+from meldhall.games.shanghai.actions import (
+    BUY,
+    DRAW,
+    PASS,
+    TAKE,
+    Contract,
+    Discard,
+    LayOff,
+    Swap,
+)
+from meldhall.games.shanghai.rules import (
+    JOKER_KIND,
+    card_points,
+    joker_limit,
+    kind_at,
+    parse_kind,
+    rank_of_kind,
+    suit_of_kind,
+)
+from meldhall.games.shanghai.solver import SolverRules, deficiency
+
+__all__ = ["ShanghaiHeuristicBot"]
+
+
+def _counts(hand: int, n52: int) -> list[int]:
+    c = [0] * 53
+    while hand:
+        low = hand & -hand
+        i = low.bit_length() - 1
+        c[i % 52 if i < n52 else JOKER_KIND] += 1
+        hand ^= low
+    return c
+
+
+class _Fit:
+    """Which kinds the table melds take (lay-off targets), from melds or contract specs."""
+
+    def __init__(self, melds, ace_both: bool):
+        self.max_len = 14 if ace_both else 13
+        self.kinds: set[int] = set()
+        self.joker_room = False
+        self.joker_decl: set[int] = set()
+        for m in melds:
+            self.add(m)
+
+    def add(self, m) -> None:
+        if m.run:
+            lo, hi, size = m.lo, m.hi, m.size
+            if size < self.max_len:
+                if lo > 1 and not (lo == 2 and hi == 14 and self.max_len == 13):
+                    self.kinds.add(kind_at(m.suit, lo - 1))
+                if hi < 14 and not (hi == 13 and lo == 1 and self.max_len == 13):
+                    self.kinds.add(kind_at(m.suit, hi + 1))
+                if m.jokers + 1 <= joker_limit(size + 1, True):
+                    self.joker_room = True
+        else:
+            for s in range(4):
+                self.kinds.add(s * 13 + m.rank - 1)
+            if m.jokers == 0:
+                self.joker_room = True
+
+    def fits(self, kind: int) -> bool:
+        if kind == JOKER_KIND:
+            return self.joker_room
+        return kind in self.kinds
+
+
+class _SpecMeld:
+    """A contract spec seen as a table meld (for :class:`_Fit`)."""
+
+    __slots__ = ("hi", "jokers", "lo", "rank", "run", "size", "suit")
+
+    def __init__(self, spec):
+        self.run = spec.is_run
+        if self.run:
+            self.lo, self.hi, self.size, self.suit = spec.lo, spec.hi, spec.length, spec.suit
+            self.rank = 0
+            self.jokers = spec.joker_count
+        else:
+            self.rank = spec.rank
+            self.size = spec.size
+            self.lo = self.hi = 0
+            self.suit = -1
+            self.jokers = len(spec.jokers)
+
+
+class _View:
+    """Facts the bot derives from one observation."""
+
+    def __init__(self, obs):
+        self.obs = obs
+        p = obs.public
+        self.p = p
+        self.opts = obs.options
+        self.seat = obs.seat
+        self.n = obs.options.player_count
+        self.n52 = p["n52"]
+        self.counts = _counts(obs.hand, self.n52)
+        self.hand_size = sum(self.counts)
+        self.contract = obs.contract
+        self.rules = SolverRules.from_options(self.opts)
+        self.made = obs.made(self.seat)
+        self.melds = p["melds"]
+        self.pile = p["pile"]
+        self.upcard_kind = None
+        if self.pile:
+            c = self.pile[-1]
+            self.upcard_kind = c % 52 if c < self.n52 else JOKER_KIND
+        lim = obs.buy_limit()
+        self.buys_left = 99 if lim is None else lim - p["buys"][self.seat]
+        self._def_cache: dict[tuple, int] = {}
+
+    def deficiency(self, counts) -> int:
+        key = tuple(counts)
+        d = self._def_cache.get(key)
+        if d is None:
+            d = self._def_cache[key] = deficiency(counts, self.contract, self.rules)
+        return d
+
+    def table_fit(self) -> _Fit:
+        return _Fit(self.melds, self.opts.ace_both_ends)
+
+    # -- what the others are doing --------------------------------------------------------
+    def interest(self) -> dict[int, dict[str, set[int]]]:
+        """Per other seat: kinds it took or bought, and kinds it declined, this deal."""
+        out: dict[int, dict[str, set[int]]] = {
+            s: {"took": set(), "declined": set()} for s in range(self.n) if s != self.seat}
+        for seat, action, note in self.obs.log:
+            if seat not in out:
+                continue
+            words = action.split() if action.startswith("discard") else note.split()
+            if len(words) < 2 or words[0] not in ("takes", "buys", "declines", "discard"):
+                continue
+            try:
+                kind = parse_kind(words[1])[0]
+            except ValueError:
+                continue
+            out[seat]["took" if words[0] in ("takes", "buys") else "declined"].add(kind)
+        for s, mask in enumerate(self.p["known"]):
+            if s in out:
+                out[s]["took"] |= {k for k in _kinds(mask, self.n52)}
+        return out
+
+
+def _kinds(mask: int, n52: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        out.append(i % 52 if i < n52 else JOKER_KIND)
+        mask ^= low
+    return out
+
+
+class ShanghaiHeuristicBot:
+    """Heuristic Shanghai Rummy bot (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """Pick one of ``legal_actions`` for the observing seat."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        v = _View(observation)
+        phase = observation.phase
+        if phase == "upcard":
+            return self._upcard(v, legal_actions)
+        if phase == "buy":
+            return self._buy(v)
+        if phase == "meld":
+            return self._meld(v, legal_actions)
+        return legal_actions[0]
+
+    # ------------------------------------------------------------------ upcard and buying
+    def _gain(self, v: _View, kind: int) -> int:
+        """How much a card lowers the hand's deficiency."""
+        c = list(v.counts)
+        c[kind] += 1
+        return v.deficiency(v.counts) - v.deficiency(c)
+
+    def _upcard(self, v: _View, legal) -> Action:
+        if TAKE not in legal or v.upcard_kind is None:
+            return DRAW
+        k = v.upcard_kind
+        if v.made:
+            fit = v.table_fit()
+            if fit.fits(k) or self._swap_target(v, k, fit):
+                return TAKE
+            return DRAW
+        if k == JOKER_KIND:
+            return TAKE
+        return TAKE if self._gain(v, k) >= 1 else DRAW
+
+    def _buy(self, v: _View) -> Action:
+        if v.made or v.buys_left <= 0 or v.upcard_kind is None:
+            return PASS
+        k = v.upcard_kind
+        if k == JOKER_KIND:
+            return BUY
+        gain = self._gain(v, k)
+        if gain <= 0:
+            return PASS
+        c = v.contract
+        # SH-5.3: cards the contract needs beyond what the hand will hold after the draw
+        short = c.cards + 1 - (v.hand_size + 1)
+        if short > 0:
+            return BUY
+        d_after = v.deficiency(v.counts) - gain
+        # a buy costs a penalty card; it pays when it brings the contract close
+        if d_after <= 2 or v.buys_left >= 2:
+            return BUY
+        return PASS
+
+    # ------------------------------------------------------------------ meld phase
+    def _meld(self, v: _View, legal) -> Action:
+        contracts = [a for a in legal if type(a) is Contract]
+        if contracts:
+            return self._best_contract(v, contracts)
+        discards = [a for a in legal if type(a) is Discard]
+        lays = [a for a in legal if type(a) is LayOff]
+        swaps = [a for a in legal if type(a) is Swap]
+        if lays or swaps:
+            a = self._lay_or_swap(v, lays, swaps, discards)
+            if a is not None:
+                return a
+        if not discards:
+            return legal[0]
+        if v.made:
+            return self._discard_after(v, discards)
+        return self._discard_before(v, discards)
+
+    def _best_contract(self, v: _View, contracts) -> Action:
+        best = None
+        best_key = None
+        table = list(v.melds)
+        for a in contracts:
+            left = list(v.counts)
+            for m in a.melds:
+                for k in m.natural_kinds():
+                    left[k] -= 1
+                left[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
+            fit = _Fit(table, v.opts.ace_both_ends)
+            for m in a.melds:
+                fit.add(_SpecMeld(m))
+            cost = 0
+            stuck = 0
+            for k in range(53):
+                if left[k] and not fit.fits(k):
+                    cost += left[k] * card_points(k, v.opts)
+                    stuck += left[k]
+            key = (sum(left) > 0 and stuck, cost, sum(left), str(a))
+            if best_key is None or key < best_key:
+                best, best_key = a, key
+        return best  # type: ignore[return-value]
+
+    def _swap_target(self, v: _View, kind: int, fit: _Fit) -> bool:
+        """True if ``kind`` releases a table joker that could then be laid off."""
+        if kind == JOKER_KIND:
+            return False
+        n52 = v.n52
+        for m in v.melds:
+            if m.jokers:
+                for c, d in zip(m.cards, m.decl):
+                    if c >= n52 and d == kind:
+                        return True
+        return False
+
+    def _lay_or_swap(self, v: _View, lays, swaps, discards) -> Action | None:
+        """Lay off the costliest card that fits, keeping one for the discard; exchange a joker
+        when the natural has no other place."""
+        h = v.hand_size
+        keep = 0 if v.opts.go_out_without_discard else 1
+        if lays and h - 1 >= keep:
+            # costliest first; with two cards left the other one is the going-out discard
+            return max(lays, key=lambda a: (card_points(a.kind, v.opts), -a.meld, str(a)))
+        if swaps:
+            laid_kinds = {a.kind for a in lays}
+            for s in swaps:
+                if s.kind not in laid_kinds:
+                    return s
+        return None
+
+    # ------------------------------------------------------------------ discards
+    def _danger(self, v: _View) -> dict[int, int]:
+        """Kinds another player would likely use, with a weight (next player weighs most)."""
+        danger: dict[int, int] = {}
+        interest = v.interest()
+        made = v.p["made"]
+        fit = v.table_fit()
+        nxt = (v.seat + 1) % v.n
+        for s, info in interest.items():
+            w = 3 if s == nxt else 1
+            if made >> s & 1:
+                for k in fit.kinds:
+                    danger[k] = danger.get(k, 0) + w
+                continue
+            for k in info["took"]:
+                if k == JOKER_KIND:
+                    continue
+                r, su = rank_of_kind(k), suit_of_kind(k)
+                if v.contract.sets:
+                    for s2 in range(4):
+                        kk = s2 * 13 + r - 1
+                        danger[kk] = danger.get(kk, 0) + w
+                if v.contract.runs:
+                    for dr in (-2, -1, 1, 2):
+                        rr = r + dr
+                        if 1 <= rr <= 13:
+                            kk = su * 13 + rr - 1
+                            danger[kk] = danger.get(kk, 0) + w
+            for k in info["declined"]:
+                if k != JOKER_KIND:
+                    danger[k] = danger.get(k, 0) - w
+        return danger
+
+    def _partners(self, v: _View, counts, kind: int) -> int:
+        """How many cards of the hand work with ``kind`` (same rank for sets, neighbours in
+        suit for runs)."""
+        if kind == JOKER_KIND:
+            return 99
+        r, su = rank_of_kind(kind), suit_of_kind(kind)
+        score = 0
+        c = v.contract
+        if c.sets:
+            same = sum(counts[s * 13 + r - 1] for s in range(4)) - 1
+            score += 2 * same
+        if c.runs:
+            for dr in (-2, -1, 1, 2):
+                rr = r + dr
+                if rr == 0:
+                    rr = 13  # the ace's high side: K
+                if rr == 14:
+                    rr = 1
+                if 1 <= rr <= 13 and counts[su * 13 + rr - 1]:
+                    score += 2 if abs(dr) == 1 else 1
+        return score
+
+    def _discard_before(self, v: _View, discards) -> Action:
+        danger = self._danger(v)
+        taken = v.p["taken"]
+        best = None
+        best_key = None
+        for a in discards:
+            k = a.kind
+            c = list(v.counts)
+            c[k] -= 1
+            d = v.deficiency(c)
+            key = (d, self._partners(v, v.counts, k) + danger.get(k, 0),
+                   -card_points(k, v.opts), str(a))
+            if taken >= 0 and k == (taken % 52 if taken < v.n52 else JOKER_KIND):
+                key = (key[0], key[1] + 1) + key[2:]
+            if best_key is None or key < best_key:
+                best, best_key = a, key
+        return best  # type: ignore[return-value]
+
+    def _discard_after(self, v: _View, discards) -> Action:
+        danger = self._danger(v)
+        fit = v.table_fit()
+        best = None
+        best_key = None
+        for a in discards:
+            k = a.kind
+            key = (k == JOKER_KIND, fit.fits(k), danger.get(k, 0) > 2,
+                   -card_points(k, v.opts), danger.get(k, 0), str(a))
+            if best_key is None or key < best_key:
+                best, best_key = a, key
+        return best  # type: ignore[return-value]
