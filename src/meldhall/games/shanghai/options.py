@@ -126,8 +126,8 @@ class ShanghaiOptions:
             raise OptionsError(f"decks must be a whole number from 2 to 16 (SH-2.2), not "
                                f"{self.decks!r}")
         r = self.max_stock_rebuilds
-        if r is None:
-            object.__setattr__(self, "max_stock_rebuilds", UNLIMITED)
+        if r is None:  # "none"/"default" on the command line: the spec's default
+            object.__setattr__(self, "max_stock_rebuilds", 10)
         elif r != UNLIMITED and (not _is_int(r) or r < 0):
             raise OptionsError(f"max_stock_rebuilds must be a whole number ≥ 0 or "
                                f"'unlimited' (SH-12.3), not {r!r}")
