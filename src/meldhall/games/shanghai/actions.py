@@ -289,8 +289,9 @@ def parse_meld(tokens: list[str]):
     cards = [_card_token(t, what="contract") for t in tokens]
     text = " ".join(tokens)
     decls = [d for _, d in cards if d is not None]
-    if not decls:
-        raise IllegalActionError("SH-7.6", f"{text}: a meld needs natural cards")
+    if all(k == JOKER_KIND for k, _ in cards):
+        raise IllegalActionError("SH-7.6", f"{text}: a meld holds more natural cards than "
+                                 "jokers")
     ranks = {rank_of_kind(d) for d in decls}
     if len(ranks) == 1:
         rank = ranks.pop()
