@@ -217,6 +217,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables_loaded": len(manager.tables)}
 
+    @app.get("/api/config")
+    async def config() -> dict[str, Any]:
+        return {"allow_seeds": settings.allow_seeds, "bot_pause": settings.bot_pause,
+                "max_bot_pause": settings.max_bot_pause,
+                "max_message_bytes": MAX_MESSAGE_BYTES}
+
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return games_info

@@ -99,7 +99,10 @@ def describe_validation_error(exc: ValidationError) -> str:
     """One readable sentence out of a pydantic error."""
     parts = []
     for err in exc.errors()[:3]:
-        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        loc_parts = [str(x) for x in err.get("loc", ()) if x != "body"]
+        if loc_parts and loc_parts[0] in ("hello", "action", "ping", "refresh"):
+            loc_parts = loc_parts[1:]          # the union's tag, not a field
+        loc = ".".join(loc_parts)
         msg = err.get("msg", "invalid")
         if err.get("type") == "union_tag_invalid" or err.get("type") == "union_tag_not_found":
             msg = "'type' must be one of hello, action, ping, refresh"

@@ -77,7 +77,7 @@ class Refusal(Exception):
         return d
 
 
-@dataclass
+@dataclass(eq=False)
 class Connection:
     """One WebSocket watching a table, as one seat or as a spectator."""
 

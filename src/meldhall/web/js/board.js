@@ -1,0 +1,242 @@
+// Drawing a table from an observation JSON (the table page and the replay page share this).
+// Everything shown comes from the observation the server sent: nothing is guessed.
+
+import { h, GAME_TITLES } from "./api.js";
+import { cardSVG, cardLabel, parseCard } from "./cards.js";
+
+const isShanghai = (obs) => obs.game === "shanghai-rummy";
+
+export function seatName(names, seat, mySeat) {
+  if (seat === -1 || seat === null || seat === undefined) return "Table";
+  const n = names[seat] || `Seat ${seat}`;
+  return seat === mySeat ? `${n} (you)` : n;
+}
+
+/** Side number -> "Ann & Cleo" */
+function sideNames(obs, names, side) {
+  const seats = [];
+  (obs.side_of || []).forEach((s, seat) => { if (s === side) seats.push(seat); });
+  return seats.map((s) => names[s] || `Seat ${s}`).join(" & ");
+}
+
+export function sides(obs) {
+  if (isShanghai(obs)) return obs.scores.map((_, i) => [i]);
+  const n = Math.max(...(obs.side_of || [0])) + 1;
+  const out = [];
+  for (let s = 0; s < n; s++) out.push(obs.side_of.map((x, i) => (x === s ? i : -1)).filter((i) => i >= 0));
+  return out;
+}
+
+export function cardRow(list, opts = {}) {
+  const row = h("div.card-row" + (opts.fan ? ".fan" : ""));
+  for (const t of list) row.append(h("span.card-wrap", { title: cardLabel(t) }, cardSVG(t, { small: opts.small })));
+  return row;
+}
+
+/** Title line: game, hand, contract, whose turn. */
+export function headerInfo(obs, common, names, mySeat) {
+  const parts = [GAME_TITLES[obs.game] || obs.game];
+  if (isShanghai(obs)) {
+    parts.push(`deal ${obs.deal}`);
+    if (obs.contract) parts.push(`contract ${obs.contract.number}: ${obs.contract.text}`);
+  } else {
+    parts.push(`hand ${obs.hand_no + 1}`);
+  }
+  const toAct = (common && common.to_act) || obs.to_act || [];
+  let turn = "";
+  if (common && common.finished) turn = "Game over";
+  else if (toAct.length) {
+    const who = toAct.map((s) => seatName(names, s, mySeat)).join(", ");
+    turn = toAct.includes(mySeat) ? "Your move" : `Waiting for ${who}`;
+    turn += ` \u2014 ${obs.phase}`;
+  }
+  return h("div.header-info", h("span.game-title", parts.join(" \u00b7 ")),
+           turn ? h("span.turn" + (toAct.includes(mySeat) ? ".mine" : ""), turn) : null);
+}
+
+/** Scores (and minimum counts) per side. */
+export function scorePanel(obs, names) {
+  const tbl = h("table.scores", h("caption", "Scores"));
+  const head = h("tr", h("th", "Side"), h("th", "Score"));
+  const hasMin = Array.isArray(obs.minimums);
+  if (hasMin) head.append(h("th", { title: "minimum count for a first meld" }, "Minimum"));
+  tbl.append(h("thead", head));
+  const body = h("tbody");
+  sides(obs).forEach((seats, i) => {
+    const label = isShanghai(obs) ? (names[i] || `Seat ${i}`) : sideNames(obs, names, i);
+    const tr = h("tr", h("td", label), h("td.num", String(obs.scores[i] ?? "")));
+    if (hasMin) tr.append(h("td.num", obs.minimums[i] === null ? "\u2014" : String(obs.minimums[i])));
+    body.append(tr);
+  });
+  tbl.append(body);
+  return tbl;
+}
+
+/** Each seat: name, cards held, connection, and what the game shows about it. */
+export function playersPanel(obs, seats, names, mySeat, toAct) {
+  const box = h("div.players");
+  obs.hand_sizes.forEach((size, seat) => {
+    const info = seats && seats[seat];
+    const card = h("div.player" + (toAct.includes(seat) ? ".to-act" : "") + (seat === mySeat ? ".me" : ""),
+                   { "data-seat": seat });
+    const title = h("div.player-name", seatName(names, seat, mySeat));
+    if (info) {
+      title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
+        info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
+    }
+    card.append(title);
+    const facts = h("div.player-facts", h("span", `${size} card${size === 1 ? "" : "s"}`));
+    if (obs.red_threes && obs.red_threes[seat] && obs.red_threes[seat].length) {
+      facts.append(h("span", "red threes:"), cardRow(obs.red_threes[seat], { small: true }));
+    }
+    if (obs.kitty_sizes) {
+      facts.append(h("span.kitty", obs.kitty_taken && obs.kitty_taken[seat] ? "kitty taken"
+                                   : `kitty ${obs.kitty_sizes[seat]}`));
+    }
+    if (obs.canasta_types && obs.canasta_types[seat] && obs.canasta_types[seat].length) {
+      facts.append(h("span", "canastas: " + obs.canasta_types[seat].join(", ")));
+    }
+    if (obs.buys) {
+      facts.append(h("span", `buys ${obs.buys[seat]}${obs.buy_limit !== null && obs.buy_limit !== undefined ? "/" + obs.buy_limit : ""}`));
+    }
+    if (obs.made_contract) {
+      facts.append(h("span" + (obs.made_contract[seat] ? ".made" : ""), obs.made_contract[seat] ? "contract made" : "no contract yet"));
+    }
+    card.append(facts);
+    const known = obs.known_in_hand && obs.known_in_hand[seat];
+    if (known && known.length && seat !== mySeat) {
+      card.append(h("div.known", h("span.dim", "known in hand:"), cardRow(known, { small: true, fan: true })));
+    }
+    box.append(card);
+  });
+  return box;
+}
+
+/** Stock, pile (frozen / blocked), upcard. */
+export function centerPanel(obs) {
+  const box = h("div.center");
+  const stock = h("div.stock", { "aria-label": `stock: ${obs.stock_size} cards` },
+                  obs.stock_size > 0 ? cardSVG(null) : h("div.empty-slot"),
+                  h("div.count", `stock ${obs.stock_size}`));
+  box.append(stock);
+  const pile = obs.pile || [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const pileBox = h("div.pile", { "aria-label": `discard pile: ${pile.length} cards` });
+  const stack = h("div.pile-stack");
+  const shown = pile.slice(-5);
+  shown.forEach((t, i) => stack.append(h("span.card-wrap" + (i === shown.length - 1 ? ".top" : ""), { title: cardLabel(t) }, cardSVG(t))));
+  if (!pile.length) stack.append(h("div.empty-slot"));
+  pileBox.append(stack);
+  const badges = h("div.count", `pile ${pile.length}`);
+  if (obs.pile_frozen) badges.append(" ", h("span.badge.frozen", "frozen"));
+  const tc = parseCard(top);
+  if (!isShanghai(obs) && tc && tc.rank === "3" && (tc.suit === "S" || tc.suit === "C")) {
+    badges.append(" ", h("span.badge.blocked", { title: "a black three on top: the next player cannot take the pile" }, "blocked"));
+  }
+  pileBox.append(badges);
+  box.append(pileBox);
+  if (isShanghai(obs)) {
+    box.append(h("div.facts", h("div", `rebuilds ${obs.rebuilds}`),
+      obs.taken_upcard ? h("div", `upcard taken: ${cardLabel(obs.taken_upcard)}`) : null));
+  }
+  return box;
+}
+
+/** Melds per side (canasta games) or the table's melds (Shanghai). */
+export function meldsPanel(obs, names, mySeat) {
+  const box = h("div.melds");
+  if (isShanghai(obs)) {
+    if (!obs.melds.length) box.append(h("p.dim", "No melds yet."));
+    const bySeat = new Map();
+    for (const m of obs.melds) {
+      if (!bySeat.has(m.owner)) bySeat.set(m.owner, []);
+      bySeat.get(m.owner).push(m);
+    }
+    for (const [owner, melds] of bySeat) {
+      const side = h("div.side", h("h3", seatName(names, owner, mySeat)));
+      for (const m of melds) {
+        side.append(h("div.meld", { title: m.cards },
+          h("div.meld-label", `#${m.number} ${m.kind}`), cardRow(m.physical, { small: true, fan: true })));
+      }
+      box.append(side);
+    }
+    return box;
+  }
+  sides(obs).forEach((seats, side) => {
+    const melds = obs.melds[side] || [];
+    const title = obs.side_of && Math.max(...obs.side_of) + 1 < obs.players
+      ? sideNames(obs, names, side) : seatName(names, seats[0], mySeat);
+    const sec = h("div.side", h("h3", title + (seats.includes(mySeat) ? " \u2014 your side" : "")));
+    if (!melds.length) sec.append(h("p.dim", "no melds"));
+    for (const m of melds) {
+      const cls = m.canasta ? `.canasta.${m.canasta}` : "";
+      const label = h("div.meld-label", `${m.rank} \u00d7${m.size}`);
+      if (m.canasta) label.append(" ", h("span.badge.canasta-" + m.canasta, `${m.canasta} canasta`));
+      if (m.closed) label.append(" ", h("span.badge", "closed"));
+      sec.append(h("div.meld" + cls, { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true })));
+    }
+    box.append(sec);
+  });
+  return box;
+}
+
+/** The public log, newest last. */
+export function logPanel(log, names, mySeat, last = 60) {
+  const list = h("ol.log", { "aria-live": "polite" });
+  const entries = (log || []).slice(-last);
+  for (const e of entries) {
+    const who = seatName(names, e.seat, mySeat);
+    const li = h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.who", who + ": "));
+    if (e.action) li.append(h("code", e.action));
+    if (e.note) li.append(" ", h("span.note", e.note));
+    list.append(li);
+  }
+  return list;
+}
+
+/** The score sheet: one row per hand, click a row for its breakdown (rule IDs). */
+export function scoreSheet(outcomes, obs, names) {
+  const box = h("div.sheet");
+  if (!outcomes || !outcomes.length) {
+    box.append(h("p.dim", "No hand has been scored yet."));
+    return box;
+  }
+  const sideList = sides(obs);
+  const label = (i) => (isShanghai(obs) ? (names[i] || `Seat ${i}`) : sideNames(obs, names, i));
+  const tbl = h("table.sheet-table");
+  tbl.append(h("thead", h("tr", h("th", "Hand"), ...sideList.map((_, i) => h("th", label(i))))));
+  const body = h("tbody");
+  for (const oc of outcomes) {
+    const tr = h("tr", h("td", String(oc.hand + 1) + (oc.game_over ? " (end)" : "")));
+    for (const r of oc.results) tr.append(h("td.num", `${r.hand_score >= 0 ? "+" : ""}${r.hand_score} = ${r.total}`));
+    body.append(tr);
+  }
+  tbl.append(body);
+  box.append(tbl);
+  const lastOc = outcomes[outcomes.length - 1];
+  box.append(breakdown(lastOc, label));
+  if (outcomes.length > 1) {
+    const older = h("details", h("summary", "Earlier hands' breakdowns"));
+    outcomes.slice(0, -1).reverse().forEach((oc) => older.append(breakdown(oc, label)));
+    box.append(older);
+  }
+  return box;
+}
+
+export function breakdown(oc, label) {
+  const box = h("div.breakdown", h("h4", `Hand ${oc.hand + 1}: ${oc.how.replaceAll("_", " ")}` +
+    (oc.went_out !== null && oc.went_out !== undefined ? ` (seat ${oc.went_out})` : "")));
+  for (const r of oc.results) {
+    const tbl = h("table.lines", h("caption", `${label(r.side)}: ${r.hand_score} (total ${r.total})`));
+    const body = h("tbody");
+    for (const ln of r.lines) {
+      body.append(h("tr", h("td.rule", h("code", ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    }
+    tbl.append(body);
+    box.append(tbl);
+  }
+  if (oc.game_over) {
+    box.append(h("p.winner", "Game over \u2014 winner: " + oc.winners.map(label).join(", ")));
+  }
+  return box;
+}

@@ -1,0 +1,193 @@
+// The lobby: create a table (game, players, options, bots) and list this browser's tables.
+
+import { api, absolute, forgetTable, GAME_TITLES, h, knownTables, rememberTable } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let config = {};
+
+async function init() {
+  try {
+    [games, config] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/config")]);
+  } catch (e) {
+    $("create-error").textContent = "The server cannot be reached: " + e.message;
+    return;
+  }
+  const sel = $("game");
+  for (const g of games) sel.append(h("option", { value: g.name }, GAME_TITLES[g.name] || g.name));
+  sel.addEventListener("change", onGame);
+  $("players").addEventListener("change", seatRows);
+  $("seed-field").hidden = !config.allow_seeds;
+  onGame();
+  listTables();
+}
+
+function game() {
+  return games.find((g) => g.name === $("game").value) || games[0];
+}
+
+function onGame() {
+  const g = game();
+  const ps = $("players");
+  ps.replaceChildren(...g.players.map((n) => h("option", { value: n, selected: n === g.default_players }, String(n))));
+  seatRows();
+  optionInputs(g);
+}
+
+function seatRows() {
+  const g = game();
+  const n = +$("players").value;
+  const rows = $("seat-rows");
+  const old = [...rows.querySelectorAll(".seat-row")].map((r) => ({
+    name: r.querySelector("input").value, who: r.querySelector("select").value }));
+  rows.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const prev = old[i];
+    const whoDefault = prev ? prev.who : i === 0 ? "human" : "bot:" + (g.bots.includes("heuristic") ? "heuristic" : g.bots[0]);
+    const who = h("select", { id: `seat-${i}-who`, "aria-label": `seat ${i}: who plays` },
+      h("option", { value: "human" }, "a person (invite link)"),
+      ...g.bots.map((b) => h("option", { value: "bot:" + b }, `bot — ${b}`)));
+    who.value = [...who.options].some((o) => o.value === whoDefault) ? whoDefault : "human";
+    rows.append(h("div.seat-row",
+      h("label", { for: `seat-${i}-name` }, `Seat ${i}`),
+      h("input", { id: `seat-${i}-name`, maxlength: 40, placeholder: i === 0 ? "your name" : "name (optional)",
+                   value: prev ? prev.name : "" }),
+      who));
+  }
+}
+
+function optionInputs(g) {
+  const box = $("options");
+  box.replaceChildren();
+  for (const [key, value] of Object.entries(g.options)) {
+    if (key === "player_count") continue;
+    const id = "opt-" + key;
+    let input;
+    if (typeof value === "boolean") {
+      input = h("input", { id, type: "checkbox", "data-kind": "bool", "data-key": key });
+      input.checked = value;
+    } else if (typeof value === "number") {
+      input = h("input", { id, type: "number", "data-kind": "number", "data-key": key, value: String(value) });
+    } else if (typeof value === "string") {
+      input = h("input", { id, "data-kind": "string", "data-key": key, value });
+    } else {
+      input = h("input", { id, "data-kind": "json", "data-key": key,
+                           value: value === null ? "" : JSON.stringify(value), placeholder: "default" });
+    }
+    input.dataset.initial = input.type === "checkbox" ? String(input.checked) : input.value;
+    box.append(h("div.option", h("label", { for: id }, key.replaceAll("_", " ")), input));
+  }
+}
+
+function readOptions() {
+  const out = {};
+  for (const input of $("options").querySelectorAll("input")) {
+    const now = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (now === input.dataset.initial) continue;
+    const key = input.dataset.key;
+    switch (input.dataset.kind) {
+      case "bool": out[key] = input.checked; break;
+      case "number": out[key] = Number(input.value); break;
+      case "string": out[key] = input.value; break;
+      default:
+        if (input.value.trim() === "") out[key] = null;
+        else {
+          try { out[key] = JSON.parse(input.value); } catch { out[key] = input.value; }
+        }
+    }
+  }
+  return out;
+}
+
+$("create").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const n = +$("players").value;
+  const seats = [];
+  for (let i = 0; i < n; i++) {
+    const who = $(`seat-${i}-who`).value;
+    const name = $(`seat-${i}-name`).value.trim();
+    seats.push(who === "human" ? { kind: "human", name } : { kind: "bot", bot: who.slice(4), name });
+  }
+  const body = { game: game().name, players: n, seats, options: readOptions(), bot_pause: +$("pause").value };
+  if (config.allow_seeds && $("seed").value.trim()) body.seed = +$("seed").value.trim();
+  $("create-btn").disabled = true;
+  try {
+    const t = await api("POST", "/api/tables", { body });
+    const firstHuman = t.seats.find((s) => s.kind === "human");
+    rememberTable({
+      table: t.table, game: t.game, creator_token: t.creator_token, spectator_token: t.spectator_token,
+      token: firstHuman ? firstHuman.token : t.spectator_token,
+      role: firstHuman ? "seat" : "spectator", seat: firstHuman ? firstHuman.seat : null,
+      invites: t.seats.filter((s) => s.kind === "human").map((s) => ({ seat: s.seat, name: s.name, url: s.url })),
+      spectator_url: t.spectator_url, mine: true,
+    });
+    showCreated(t);
+    listTables();
+  } catch (e) {
+    $("create-error").textContent = e.message;
+  } finally {
+    $("create-btn").disabled = false;
+  }
+});
+
+function copyButton(text) {
+  const b = h("button", { type: "button", class: "copy" }, "copy");
+  b.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(text); b.textContent = "copied"; } catch { b.textContent = "select and copy"; }
+  });
+  return b;
+}
+
+function showCreated(t) {
+  const box = $("created");
+  box.hidden = false;
+  const humans = t.seats.filter((s) => s.kind === "human");
+  const list = h("ul.invites");
+  humans.forEach((s, i) => {
+    const url = absolute(s.url);
+    list.append(h("li",
+      h("span", `Seat ${s.seat} (${s.name})${i === 0 ? " — you" : ""}: `),
+      i === 0 ? h("a.primary-link", { href: s.url, id: "open-my-seat" }, "open your seat") : h("input.link", { value: url, readonly: true, "aria-label": `invite link for seat ${s.seat}` }),
+      i === 0 ? null : copyButton(url)));
+  });
+  const spect = absolute(t.spectator_url);
+  list.append(h("li", h("span", "Spectators (public view only): "),
+    h("input.link", { value: spect, readonly: true, "aria-label": "spectator link" }), copyButton(spect)));
+  box.replaceChildren(
+    h("h2", "Table created"),
+    h("p", "Send each friend their own link: a link is the key to its seat. Keep yours."),
+    list,
+    !humans.length ? h("a.primary-link", { href: t.spectator_url, id: "open-my-seat" }, "watch the bots") : null,
+  );
+}
+
+async function listTables() {
+  const ul = $("mine");
+  ul.replaceChildren();
+  const list = knownTables();
+  if (!list.length) { ul.append(h("li.dim", "No tables yet.")); return; }
+  for (const t of list) {
+    const href = `/table.html#t=${encodeURIComponent(t.table)}&k=${encodeURIComponent(t.token)}`;
+    const li = h("li", h("a", { href }, `${GAME_TITLES[t.game] || t.game}`),
+      h("span.dim", ` ${t.role === "seat" ? "seat " + t.seat : t.role || ""} · ${new Date(t.created).toLocaleString()} `));
+    const status = h("span.table-status", "…");
+    li.append(status);
+    if (t.invites && t.invites.length > 1) {
+      const inv = h("details", h("summary", "invite links"));
+      for (const s of t.invites) inv.append(h("div", `seat ${s.seat}: `, h("input.link", { value: absolute(s.url), readonly: true })));
+      li.append(inv);
+    }
+    const forget = h("button.small", { type: "button", "aria-label": "forget this table" }, "forget");
+    forget.addEventListener("click", () => { forgetTable(t.table); listTables(); });
+    li.append(" ", forget);
+    ul.append(li);
+    api("GET", `/api/tables/${encodeURIComponent(t.table)}`, { token: t.token })
+      .then((s) => {
+        status.textContent = s.finished ? "finished" : `in play, ${s.hands_scored} hand${s.hands_scored === 1 ? "" : "s"} scored`;
+      })
+      .catch((e) => { status.textContent = e.status === 404 ? "gone" : "?"; });
+  }
+}
+
+init();

@@ -1,0 +1,93 @@
+// The replay page: steps through a record.  The server replays it (POST /api/replay) and
+// returns the view at a step: the public view, or one seat's observation.
+
+import { api, fragment, h } from "./api.js";
+import { sortCards } from "./cards.js";
+import { cardRow, centerPanel, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+let record = null;
+let steps = 0;
+let step = 0;
+let busy = false;
+let queued = null;
+
+async function loadRecord(rec) {
+  record = rec;
+  step = 0;
+  $("load-error").textContent = "";
+  const seat = $("seat");
+  seat.replaceChildren(h("option", { value: "" }, "public"),
+    ...Array.from({ length: rec.players }, (_, i) => h("option", { value: String(i) }, `seat ${i}: ${rec.seats[i] || ""}`)));
+  await show(0);
+}
+
+async function show(n) {
+  if (!record) return;
+  if (busy) { queued = n; return; }
+  busy = true;
+  try {
+    const seatVal = $("seat").value;
+    const r = await api("POST", "/api/replay", { body: { record, step: Math.max(0, n), seat: seatVal === "" ? null : +seatVal } });
+    steps = r.steps;
+    step = r.step;
+    render(r, seatVal === "" ? null : +seatVal);
+  } catch (e) {
+    $("load-error").textContent = e.message;
+  } finally {
+    busy = false;
+    if (queued !== null) { const q = queued; queued = null; show(q); }
+  }
+}
+
+function render(r, seat) {
+  const obs = r.view;
+  const names = r.seats.length ? r.seats : Array.from({ length: r.players }, (_, i) => `Seat ${i}`);
+  $("controls").hidden = false;
+  $("board").hidden = false;
+  const slider = $("step");
+  slider.max = String(r.steps);
+  slider.value = String(r.step);
+  $("step-label").textContent = `step ${r.step} of ${r.steps}` + (r.action ? ` — ${r.action}` : "");
+  const common = { to_act: r.to_act, finished: r.finished };
+  $("header").replaceChildren(headerInfo(obs, common, names, seat));
+  $("players").replaceChildren(playersPanel(obs, null, names, seat, r.to_act));
+  $("center").replaceChildren(centerPanel(obs));
+  $("melds").replaceChildren(meldsPanel(obs, names, seat));
+  $("scores-box").replaceChildren(scorePanel(obs, names));
+  $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names));
+  $("log").replaceChildren(logPanel(obs.log, names, seat));
+  $("hand-title").textContent = seat === null ? "Hand (choose a seat to see it)" : `Hand of ${names[seat]}`;
+  $("hand").replaceChildren(cardRow(sortCards(obs.hand || [], "rank")));
+  $("status").replaceChildren(r.finished && r.result ? h("p", "Final scores: " + (r.result.scores || []).join(" / ")) : "");
+}
+
+$("file").addEventListener("change", async () => {
+  const f = $("file").files[0];
+  if (!f) return;
+  try {
+    await loadRecord(JSON.parse(await f.text()));
+  } catch (e) {
+    $("load-error").textContent = "Not a record: " + e.message;
+  }
+});
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(step - 1));
+$("next").addEventListener("click", () => show(step + 1));
+$("last").addEventListener("click", () => show(steps));
+$("step").addEventListener("input", () => show(+$("step").value));
+$("seat").addEventListener("change", () => show(step));
+document.addEventListener("keydown", (ev) => {
+  if (!record || ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+  if (ev.key === "ArrowRight") { show(step + 1); ev.preventDefault(); }
+  if (ev.key === "ArrowLeft") { show(step - 1); ev.preventDefault(); }
+  if (ev.key === "Home") show(0);
+  if (ev.key === "End") show(steps);
+});
+
+const frag = fragment();
+if (frag.t && frag.k) {
+  api("GET", `/api/tables/${encodeURIComponent(frag.t)}/record`, { token: frag.k })
+    .then(loadRecord)
+    .catch((e) => { $("load-error").textContent = e.message; });
+}

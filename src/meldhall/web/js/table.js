@@ -1,0 +1,314 @@
+// The table page: one WebSocket to the server, identified by the seat's (or spectator's)
+// token from the page fragment (#t=TABLE&k=TOKEN).  Every view comes from the server; moves
+// are sent in notation with the version they were chosen at (a stale move is refused).
+
+import { api, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
+import { actionCards, cardLabel, cardSVG, matchesExactly, sortCards, usesAll } from "./cards.js";
+import {
+  centerPanel, cardRow, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet,
+  seatName,
+} from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+
+const frag = fragment();
+const tableId = frag.t || "";
+const entry = tableEntry(tableId) || {};
+const token = frag.k || entry.token || "";
+
+let ws = null;
+let role = null;
+let mySeat = null;
+let msg = null;            // last "state" message
+let selection = [];        // selected physical cards, in click order
+let sortBy = localStorage.getItem("meldhall.sort") || "rank";
+let pending = null;        // id of the action awaiting an answer
+let pendingVersion = -1;   // the version it was sent at
+let seq = 0;
+let retry = 0;
+let fatal = false;
+let games = null;
+
+function names() {
+  return msg ? msg.seats.map((s) => s.name) : [];
+}
+
+// ------------------------------------------------------------------ connection
+function connect() {
+  if (!tableId || !token) {
+    setConn("This link has no table or no token: open an invite link.", true);
+    return;
+  }
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/tables/" + encodeURIComponent(tableId);
+  ws = new WebSocket(url);
+  setConn("connecting…");
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", token }));
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    onMessage(m);
+  };
+  ws.onclose = (ev) => {
+    if (fatal || ev.code === 4403 || ev.code === 4404) {
+      fatal = true;
+      return;
+    }
+    retry = Math.min(retry + 1, 6);
+    setConn(`disconnected — reconnecting in ${retry}s…`, true);
+    setTimeout(connect, retry * 1000);
+  };
+}
+
+function setConn(text, bad = false) {
+  const c = $("conn");
+  c.textContent = text;
+  c.classList.toggle("bad", bad);
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case "welcome":
+      role = m.role;
+      mySeat = m.seat;
+      retry = 0;
+      setConn(role === "seat" ? `connected as seat ${m.seat}` : role === "creator" ? "connected (creator, watching)" : "connected (watching)");
+      rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
+      break;
+    case "state":
+      msg = m;
+      if (pending !== null && m.common.version !== pendingVersion) pending = null;
+      render();
+      break;
+    case "accepted":
+      if (m.id === pending) pending = null;
+      showRefusal(null);
+      break;
+    case "refused":
+      if (m.id === pending) pending = null;
+      showRefusal(m);
+      renderActions();
+      break;
+    case "error":
+      if (m.code === "forbidden" || m.code === "not_found") {
+        fatal = true;
+        setConn(m.message, true);
+      }
+      showRefusal(m);
+      break;
+    default:
+      break;
+  }
+}
+
+function sendAction(action) {
+  if (!ws || ws.readyState !== WebSocket.OPEN || !msg) return;
+  if (pending !== null) return;          // one move at a time: no double clicks
+  pending = ++seq;
+  pendingVersion = msg.common.version;
+  ws.send(JSON.stringify({ type: "action", action, version: msg.common.version, id: pending }));
+  renderActions();
+}
+
+function showRefusal(m) {
+  const box = $("refusal");
+  box.replaceChildren();
+  if (!m) return;
+  if (m.rule_id) {
+    box.append(h("strong", "Refused "), h("code.rule", m.rule_id), ": " + m.reason);
+  } else if (m.code === "stale_version") {
+    box.append(h("strong", "Not applied: "), "the table had moved on. Look again and choose.");
+  } else {
+    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), m.message);
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  if (!msg) return;
+  const obs = msg.view.observation;
+  const common = msg.common;
+  const nm = names();
+  const toAct = common.to_act;
+  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat));
+  document.title = (toAct.includes(mySeat) && !common.finished ? "\u25cf Your move \u2014 " : "") + "meldhall";
+  $("players").replaceChildren(playersPanel(obs, msg.seats, nm, mySeat, toAct));
+  $("center").replaceChildren(centerPanel(obs));
+  $("melds").replaceChildren(meldsPanel(obs, nm, mySeat));
+  $("scores-box").replaceChildren(scorePanel(obs, nm));
+  $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm));
+  const logBox = $("log");
+  logBox.replaceChildren(logPanel(obs.log, nm, mySeat));
+  logBox.scrollTop = logBox.scrollHeight;
+  const status = $("status");
+  status.replaceChildren();
+  if (common.error) status.append(h("p.error", common.error));
+  if (role !== "seat") status.append(h("p.dim", "You are watching: only public information is shown."));
+  renderHand();
+  renderActions();
+  renderAdmin();
+  renderFinished();
+}
+
+function renderHand() {
+  const obs = msg.view.observation;
+  const hand = obs.hand || [];
+  selection = selection.filter((c) => hand.includes(c));
+  const box = $("hand");
+  box.replaceChildren();
+  $("hand-count").textContent = role === "seat" ? `(${hand.length})` : "";
+  $("me").classList.toggle("spectating", role !== "seat");
+  const known = new Set((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []);
+  for (const c of sortCards(hand, sortBy)) {
+    const selected = selection.includes(c);
+    const b = h("button.card-btn" + (selected ? ".selected" : "") + (known.has(c) ? ".known" : ""),
+      { type: "button", "aria-pressed": selected ? "true" : "false", "data-card": c,
+        "aria-label": cardLabel(c) + (known.has(c) ? " (others know you hold it)" : ""),
+        title: cardLabel(c) },
+      cardSVG(c));
+    b.addEventListener("click", () => toggle(c));
+    box.append(b);
+  }
+  const kitty = $("kitty");
+  kitty.replaceChildren();
+  if (obs.my_kitty) kitty.append(h("div.my-kitty", h("span", "Your kitty: "), cardRow(obs.my_kitty, { small: true, fan: true })));
+  $("sort-rank").setAttribute("aria-pressed", String(sortBy === "rank"));
+  $("sort-suit").setAttribute("aria-pressed", String(sortBy === "suit"));
+}
+
+function toggle(card) {
+  const i = selection.indexOf(card);
+  if (i >= 0) selection.splice(i, 1);
+  else selection.push(card);
+  renderHand();
+  renderActions();
+  const again = document.querySelector(`#hand [data-card="${CSS.escape(card)}"]`);
+  if (again) again.focus();
+}
+
+function actionButton(a, cls = "") {
+  const b = h("button.action" + cls, { type: "button", "data-action": a, disabled: pending !== null }, a);
+  b.addEventListener("click", () => sendAction(a));
+  return b;
+}
+
+function renderActions() {
+  if (!msg) return;
+  const box = $("actions");
+  box.replaceChildren();
+  const prompt = $("prompt");
+  prompt.replaceChildren();
+  const v = msg.view;
+  if (v.prompt) prompt.append(h("p", v.prompt.text));
+  $("typed").hidden = role !== "seat";
+  if (role !== "seat") return;
+  const legal = v.legal;
+  if (msg.common.finished) {
+    box.append(h("p.dim", "The game is over."));
+    return;
+  }
+  if (!legal.length) {
+    const who = msg.common.to_act.map((s) => seatName(names(), s, mySeat)).join(", ");
+    box.append(h("p.dim", who ? `Waiting for ${who}…` : "Waiting…"));
+    return;
+  }
+  const parsed = legal.map((a) => ({ a, cards: actionCards(a) }));
+  const plain = parsed.filter((p) => p.cards.length === 0);
+  const main = h("div.action-buttons");
+  if (selection.length === 0) {
+    for (const p of plain) main.append(actionButton(p.a, ".primary"));
+    const withCards = parsed.length - plain.length;
+    if (withCards) main.append(h("p.hint", `Select cards to see the ${withCards} move${withCards === 1 ? "" : "s"} that use them (melds, additions, discards).`));
+  } else {
+    const exact = parsed.filter((p) => p.cards.length && matchesExactly(p.cards, selection));
+    const using = parsed.filter((p) => p.cards.length && !exact.includes(p) && usesAll(p.cards, selection));
+    for (const p of exact) main.append(actionButton(p.a, ".primary"));
+    if (using.length) {
+      main.append(h("p.hint", exact.length ? "Also using these cards:" : "Moves using these cards:"));
+      using.slice(0, 16).forEach((p) => main.append(actionButton(p.a)));
+      if (using.length > 16) main.append(h("span.dim", ` … and ${using.length - 16} more`));
+    }
+    if (!exact.length && !using.length) main.append(h("p.hint", "No legal move uses exactly these cards."));
+    for (const p of plain) main.append(actionButton(p.a));
+  }
+  box.append(main);
+  const all = h("details.all-moves", h("summary", `All legal moves (${legal.length})`));
+  const list = h("div.action-list");
+  legal.slice(0, 400).forEach((a) => list.append(actionButton(a, ".small")));
+  all.append(list);
+  box.append(all);
+}
+
+async function renderAdmin() {
+  const creator = (tableEntry(tableId) || {}).creator_token;
+  const box = $("admin-box");
+  if (!creator || !msg) { box.hidden = true; return; }
+  box.hidden = false;
+  if (!games) {
+    try { games = await api("GET", "/api/games"); } catch { games = []; }
+  }
+  const g = (games || []).find((x) => x.name === msg.common.game);
+  const bots = g ? g.bots : ["random"];
+  const list = h("ul.admin-seats");
+  for (const s of msg.seats) {
+    const sel = h("select", { "aria-label": `who plays seat ${s.seat}` },
+      h("option", { value: "human", selected: s.kind === "human" }, "human (invite link)"),
+      ...bots.map((b) => h("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, `bot: ${b}`)));
+    const btn = h("button", { type: "button" }, "apply");
+    btn.addEventListener("click", async () => {
+      const [kind, bot] = sel.value.split(":");
+      try {
+        await api("POST", `/api/tables/${tableId}/seats/${s.seat}`, { token: creator, body: { kind, bot: bot || null } });
+      } catch (e) { showRefusal({ code: e.code, message: e.message }); }
+    });
+    list.append(h("li", h("span", `${s.seat}: ${s.name} `, h("span.badge" + (s.connected ? ".on" : ".off"), s.connected ? "online" : "away")), sel, btn));
+  }
+  $("admin").replaceChildren(h("p.dim", "Hand a seat whose player left to a bot:"), list);
+}
+
+function renderFinished() {
+  const box = $("finished");
+  box.replaceChildren();
+  if (!msg || !msg.common.finished) return;
+  const dl = h("button", { type: "button", id: "download-record" }, "Download the record (JSON)");
+  dl.addEventListener("click", downloadRecord);
+  box.append(h("h2", "Game over"), dl, " ",
+    h("a", { href: `/replay.html#t=${encodeURIComponent(tableId)}&k=${encodeURIComponent(token)}` }, "Replay it"));
+}
+
+async function downloadRecord() {
+  try {
+    const rec = await api("GET", `/api/tables/${tableId}/record`, { token });
+    const blob = new Blob([JSON.stringify(rec, null, 2) + "\n"], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: `meldhall-${rec.game}-${tableId}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (e) {
+    showRefusal({ code: e.code, message: e.message });
+  }
+}
+
+// ------------------------------------------------------------------ controls
+$("sort-rank").addEventListener("click", () => { sortBy = "rank"; localStorage.setItem("meldhall.sort", sortBy); renderHand(); });
+$("sort-suit").addEventListener("click", () => { sortBy = "suit"; localStorage.setItem("meldhall.sort", sortBy); renderHand(); });
+$("clear-sel").addEventListener("click", () => { selection = []; renderHand(); renderActions(); });
+$("typed").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const input = $("typed-action");
+  const text = input.value.trim();
+  if (!text) return;
+  sendAction(text);
+  input.value = "";
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && selection.length) {
+    selection = [];
+    renderHand();
+    renderActions();
+  }
+});
+
+connect();
+void absolute;
