@@ -16,7 +16,7 @@ from meldhall.games.canasta.observation import CanastaObservation
 __all__ = ["RailroadCanastaObservation"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RailroadCanastaObservation(CanastaObservation):
     """One seat's view of a Railroad Canasta state.  ``private["kitty"]`` holds the seat's
     own kitty (bitmask) once the seat is eligible to look at it, else ``None``."""
@@ -72,6 +72,21 @@ class RailroadCanastaObservation(CanastaObservation):
         if self.private["kitty"] is not None:
             seen |= self.private["kitty"]
         return seen
+
+    def sample_state(self, rng):
+        """A full state consistent with this observation (see the base class).
+
+        A live state in which the player to act has no legal action cannot be the real one:
+        the hand would already have ended (RR-12.4, RR-12.6) — e.g. a sampled hand of sevens
+        under the sevens lock for a player the observer saw keep playing.  Such samples are
+        dealt again from ``rng``.
+        """
+        st = super().sample_state(rng)
+        for _attempt in range(200):
+            if st.outcome is not None or not st.to_act or st.legal_actions():
+                break
+            st = super().sample_state(rng)
+        return st
 
     def _state_class(self):
         from meldhall.games.railroad_canasta.state import RailroadCanastaState
