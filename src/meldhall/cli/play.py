@@ -60,6 +60,7 @@ class Session:
         self.initial_dealer: int = self.state.dealer  # type: ignore[attr-defined]
         self.players = self.state.players
         self.side_of = self.ui.side_of(self.state)
+        self.log_len = len(self.ui.log(self.state, human))  # entries printed so far
         others = [s for s in range(self.players) if s != human]
         self.seat_bot_names: dict[int, str] = {
             s: bot_names[i % len(bot_names)] for i, s in enumerate(others)
@@ -97,7 +98,9 @@ class Session:
     def show_new_log(self, before: int, phase: str, extra: str = "") -> None:
         """Print the log entries from number ``before`` on; ``phase`` is the phase the first
         of them (the action just applied) was taken in."""
-        entries = self.ui.log(self.state, self.human)[before:]
+        log = self.ui.log(self.state, self.human)
+        self.log_len = len(log)
+        entries = log[before:]
         for i, (e_seat, action, note) in enumerate(entries):
             if i == 0:
                 note = self.ui.note(phase, action, note)
@@ -204,7 +207,7 @@ class Session:
         return action
 
     def apply(self, action: Action, seat: int) -> None:
-        before_log = len(self.ui.log(self.state, self.human))
+        before_log = self.log_len
         phase = self.state.phase
         before_hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
         try:

@@ -79,13 +79,15 @@ def replay_command(
     count = 0
     turn_phases = ui.turn_phases
     for text, state in states:
+        log = ui.log(state, seat)
         if text is None:  # the initial state
             _table(console, ui, state, seat, names, tables)
-            prev = state
+            prev, prev_len = state, len(log)
             continue
         count += 1
         actor = prev.to_act[0] if prev.to_act else -1
-        new_entries = ui.log(state, seat)[len(ui.log(prev, seat)):]
+        new_entries = log[prev_len:]
+        prev_len = len(log)
         line = Text(f"{count:>4}. ", style="dim")
         line.append(seat_label(actor, names) + ": ")
         line.append(text, style="bold")
