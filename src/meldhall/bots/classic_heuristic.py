@@ -336,7 +336,8 @@ def _recent_discards(v: _View, seat: int, limit: int = 12) -> list[int]:
     out = []
     node = v.p["log"]
     while node is not None and len(out) < limit:
-        node, entry = node
+        entry = node.entry
+        node = node.prev
         if entry[0] == seat and entry[1].startswith("discard "):
             out.append(parse_kind(entry[1].split()[1]))
     return out

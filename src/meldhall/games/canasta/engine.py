@@ -59,6 +59,55 @@ def wild_splits(lo: int, hi: int, twos: int, jokers: int) -> Iterator[tuple[int,
                 yield t, j
 
 
+class LogNode:
+    """One entry of a game's log, linked to the entries before it.
+
+    States share their log's prefix (appending is O(1) and never copies), yet pickling, deep
+    copying and printing flatten it, so a log of any length is safe to ship to a worker.
+    """
+
+    __slots__ = ("prev", "entry", "length")
+
+    def __init__(self, prev: LogNode | None, entry: tuple):
+        self.prev = prev
+        self.entry = entry
+        self.length = 1 + (prev.length if prev is not None else 0)
+
+    def entries(self) -> list[tuple]:
+        """Every entry, oldest first."""
+        out = []
+        node: LogNode | None = self
+        while node is not None:
+            out.append(node.entry)
+            node = node.prev
+        out.reverse()
+        return out
+
+    @staticmethod
+    def from_entries(entries) -> LogNode | None:
+        """A log holding ``entries`` (oldest first); ``None`` when empty."""
+        node = None
+        for e in entries:
+            node = LogNode(node, tuple(e))
+        return node
+
+    def __reduce__(self):
+        return (LogNode.from_entries, (self.entries(),))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, LogNode) and self.entries() == other.entries()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<log of {self.length} entries, last {self.entry!r}>"
+
+
+def log_entries(node: LogNode | None) -> list[tuple]:
+    """The entries of a log (``None`` is the empty log), oldest first."""
+    return node.entries() if node is not None else []
+
+
 class CanastaMeld:
     """One meld on the table: its rank (0 for a wild meld, 3 for black threes), counts, the
     mask of its physical cards, whether it was laid down hidden, and who started it."""
@@ -282,16 +331,10 @@ class CanastaState(State):
     def public_log(self) -> list[tuple[int, str, str]]:
         """Public log: ``(seat, action, note)`` entries, oldest first; events that are not
         actions (cards placed at the deal, the upcard) have an empty action."""
-        out = []
-        node = self.log
-        while node is not None:
-            node, entry = node
-            out.append(entry)
-        out.reverse()
-        return out
+        return log_entries(self.log)
 
     def _log(self, seat: int, text: str, note: str = "") -> None:
-        self.log = (self.log, (seat, text, note))
+        self.log = LogNode(self.log, (seat, text, note))
 
     def _side(self) -> int:
         return self.side_of[self.turn]

@@ -16,11 +16,12 @@ from typing import Any, ClassVar
 from meldhall.cards import Pack
 from meldhall.game import Observation, Outcome
 from meldhall.games.canasta.actions import format_kind, rank_order
+from meldhall.games.canasta.engine import log_entries
 
 __all__ = ["CanastaObservation"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CanastaObservation(Observation):
     """One seat's view of a canasta game.
 
@@ -58,6 +59,10 @@ class CanastaObservation(Observation):
     @classmethod
     def _private_of(cls, state, seat: int) -> dict:
         return {}
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} seat={self.seat} hand {self.public['hand_no']} "
+                f"phase={self.phase}>")
 
     @property
     def pack(self) -> Pack:
@@ -109,13 +114,8 @@ class CanastaObservation(Observation):
 
     def log(self) -> list[dict[str, Any]]:
         """The public log, oldest first."""
-        out = []
-        node = self.public["log"]
-        while node is not None:
-            node, entry = node
-            out.append({"seat": entry[0], "action": entry[1], "note": entry[2]})
-        out.reverse()
-        return out
+        return [{"seat": e[0], "action": e[1], "note": e[2]}
+                for e in log_entries(self.public["log"])]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready view: nothing hidden from this seat is included."""

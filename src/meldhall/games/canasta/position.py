@@ -13,7 +13,7 @@ from meldhall.cards import Pack, parse_card
 from meldhall.errors import NotationError, RecordError
 from meldhall.game import Outcome
 from meldhall.games.canasta.actions import format_kind, parse_kind
-from meldhall.games.canasta.engine import CanastaMeld
+from meldhall.games.canasta.engine import CanastaMeld, LogNode
 
 __all__ = ["PositionCodec", "CardReader"]
 
@@ -211,10 +211,8 @@ class PositionCodec:
         s.new_ranks = nr
         s.went_out = d.get("went_out")
         s._outcome = Outcome.from_json(d["outcome"]) if d.get("outcome") is not None else None
-        log = None
-        for entry in d.get("log", []):
-            log = (log, (int(entry[0]), str(entry[1]), str(entry[2]) if len(entry) > 2 else ""))
-        s.log = log
+        s.log = LogNode.from_entries(
+            (int(e[0]), str(e[1]), str(e[2]) if len(e) > 2 else "") for e in d.get("log", []))
         self.load_extra(s, d, rd)
         rd.check_complete()
         s.known = tuple(rd.mask(x, place=False) & s.hands[i]

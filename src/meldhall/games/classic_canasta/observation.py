@@ -18,7 +18,7 @@ from meldhall.games.canasta.observation import CanastaObservation
 __all__ = ["ClassicCanastaObservation"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClassicCanastaObservation(CanastaObservation):
     """One seat's view of a Classic Canasta state (see
     :class:`~meldhall.games.canasta.observation.CanastaObservation`); adds the minimum count
