@@ -197,6 +197,7 @@ def test_edge1_red_three_upcard(monkeypatch):
     assert_illegal(s, "take", "RR-8.2")
     assert_illegal(s, "take 8 8", ("RR-8.2", "RR-8.4"))
     s = play(s, "draw", "discard Q")
+    assert s.pile_frozen  # covering does not unfreeze (RR-8.3)
     # seat 1, minimum 50: Q-Q-Q counts 30 (refused); with A-A-A it counts 90 (accepted)
     assert_illegal(s, "take Q Q", "RR-7.3")
     stock = s.stock_size
@@ -242,6 +243,8 @@ def test_edge3_wild_upcard(monkeypatch):
     assert legal_texts(s) == {"draw"}
     assert_illegal(s, "take 2 JK", "RR-8.2")
     assert_illegal(s, "take", "RR-8.2")
+    s = play(s, "draw", "discard K")
+    assert s.pile_frozen  # covered by a natural card, still frozen until taken (RR-8.3)
 
 
 def test_edge3_wild_upcard_option_off(monkeypatch):

@@ -352,6 +352,11 @@ def test_option_take_with_natural_and_wild():
     t = build(hands={0: "9 2 K Q", 1: "4 4"}, melds={0: ["5 5 5"]}, pile="4 9", phase="draw",
               options=opts, kitties={1: 11}, pile_frozen=True)
     assert_illegal(t, "take 9 2", "RR-8.7")
+    # never a wild card with sevens (RR-6.3), whether the take starts a meld or adds to one
+    for melds in (["5 5 5"], ["5 5 5", "7 7 7"]):
+        u = build(hands={0: "7 2 K Q", 1: "4 4"}, melds={0: melds}, pile="4 7", phase="draw",
+                  options={**opts, "sevens_lock": "never"}, kitties={1: 11})
+        assert_illegal(u, "take 7 2", "RR-6.3")
 
 
 def test_option_max_wild_two():

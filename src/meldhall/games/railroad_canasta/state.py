@@ -450,8 +450,9 @@ class RailroadCanastaState(CanastaState):
                     raise IllegalActionError(
                         "RR-8.7", "a frozen pile is taken only with a natural pair")
                 if w > self._wild_room(r, open_m.naturals + 2, open_m.wilds, size + 2):
-                    raise IllegalActionError("RR-6.2", f"your meld of {name}s cannot take "
-                                             "another wild card")
+                    raise IllegalActionError("RR-6.3" if r == SEVEN else "RR-6.2",
+                                             f"your meld of {name}s cannot take another "
+                                             "wild card")
             else:
                 raise IllegalActionError(
                     "RR-8.7" if w else "RR-8.4",
