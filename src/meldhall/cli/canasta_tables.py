@@ -296,9 +296,10 @@ def sevens_lock_text(j: dict[str, Any], mode: str) -> Text | None:
             t.append("lifted for every player", style="green")
         return t
     if lacking:
+        who = ("nobody has one yet" if len(lacking) == j["players"] else "still missing: seat"
+               + ("s " if len(lacking) > 1 else " ") + ", ".join(map(str, lacking)))
         t.append("in force — no seven may be discarded until every player has a sevens canasta"
-                 " (still missing: seat" + ("s " if len(lacking) > 1 else " ")
-                 + ", ".join(map(str, lacking)) + ")", style="yellow")
+                 f" ({who})", style="yellow")
     else:
         t.append("lifted: every player has a sevens canasta", style="green")
     return t

@@ -98,8 +98,7 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     limit = j["buy_limit"]
 
     head = Text(f"Contract {contract['number']}: {contract['text']}", style="bold")
-    head.append(f" ({contract['cards']} cards, exact sizes; lay off only from your next turn)",
-                style="dim")
+    head.append(f" ({contract['cards']} cards, exact sizes)", style="dim")
 
     players = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
     players.add_column("Player", no_wrap=True)
@@ -154,7 +153,7 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
     t = Text("Upcard: ", style="bold")
     up = obs.upcard()
     if up is None:
-        t.append("none", style="dim")
+        t.append("none (the pile is empty)", style="dim")
     else:
         t.append_text(render.card_text(up, wild_twos=False))
         frm = obs.public["upcard_from"]
