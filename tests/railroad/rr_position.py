@@ -143,6 +143,7 @@ def build(
     pile_frozen: bool = False,
     turn_state: dict[str, Any] | None = None,
     pile_cards: Any = None,
+    known: dict[int, Any] | None = None,
     hand_no: int = 0,
     seed: int = 0,
 ):
@@ -173,6 +174,7 @@ def build(
         turn_state: extra turn-state fields of the position format (e.g.
             ``{"black_three_meld_made": True}``).
         pile_cards: cards of the hand that came from the pile this turn.
+        known: seat -> exact cards (``9C/1``) of its hand that it publicly took with the pile.
     """
     opts = RailroadCanastaOptions.from_json({**(options or {}), "player_count": players})
     pack = Pack.get(opts.decks, opts.jokers)
@@ -264,7 +266,7 @@ def build(
         "pile_frozen": pile_frozen,
         "melds": melds_doc,
         "red_threes": red_docs,
-        "known": [[] for _ in range(players)],
+        "known": [tokens((known or {}).get(s)) for s in range(players)],
         "turn_state": ts,
         "went_out": None,
         "outcome": None,

@@ -240,3 +240,19 @@ def test_information_public_fields():
         others = {c.physical for x in range(3) if x != seat for c in s.hand_cards(x)}
         assert not others & set(j["hand"])
         assert "hands" not in j and "stock" not in j
+
+
+def test_melding_copies_reveals_nothing_about_the_rest_of_the_hand():
+    """RR-5.10: cards a player took with the pile are public; the engine chooses which physical
+    copies are melded, and that choice must not tell the table more than the action does.  A
+    player holding a publicly known 9 (from the pile) and three other 9s melds 9-9-9: if the
+    engine kept the known 9 and melded three unknown ones, a later meld or discard of the
+    known 9 would show that no unknown 9 was left.  Known copies are used first, so the table
+    learns only that three 9s were melded."""
+    for extra in ("9S/0 9H/0 9D/0", "9S/0 9H/0 9D/0 9S/1"):
+        s = build(hands={0: f"9C/1 {extra} K Q", 1: "4 4"}, melds={0: ["5 5 5"]},
+                  known={0: "9C/1"}, pile_cards="9C/1", kitties={1: 11})
+        s = play(s, "meld 9 9 9")
+        meld = dump_position(s)["melds"][0]
+        assert any("9C/1" in m["cards"] for m in meld), "the known 9 stayed in hand"
+        assert s.known[0] == 0

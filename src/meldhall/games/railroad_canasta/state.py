@@ -896,11 +896,12 @@ class RailroadCanastaState(CanastaState):
         seat = self.turn
         hand = self.hands[seat]
         top = self.pile[-1]
-        mask = self._pick_spec(a.rank, a.naturals, a.twos, a.jokers, hand)
+        avoid = hand & ~self.known[seat]  # known copies first (RR-5.10, see _do_meld)
+        mask = self._pick_spec(a.rank, a.naturals, a.twos, a.jokers, hand, avoid)
         hand &= ~mask
         self._place(seat, a.rank, mask | (1 << top), a.naturals + 1, a.twos, a.jokers)
         for spec in a.extra:
-            m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand)
+            m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand, avoid)
             hand &= ~m
             self._place(seat, spec.rank, m, spec.naturals, spec.twos, spec.jokers, new=True)
         self.hands = set_item(self.hands, seat, hand)
@@ -915,7 +916,9 @@ class RailroadCanastaState(CanastaState):
     def _do_meld(self, a, text: str) -> None:
         seat = self.turn
         hand = self.hands[seat]
-        avoid = self.pile_cards
+        # RR-5.10: publicly known copies (taken with the pile) are melded first, so the copies
+        # shown tell the table nothing about the rest of the hand
+        avoid = hand & ~self.known[seat]
         is_new = type(a) is not Add
         if not is_new:
             specs = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
