@@ -11,8 +11,8 @@ from meldhall import GAMES, __version__
 app = typer.Typer(
     name="meldhall",
     help=(
-        "Rummy-family card games in the terminal: play Classic Canasta against bots, simulate "
-        "bot matches, replay game records and read the rules.\n\n"
+        "Rummy-family card games in the terminal: play against bots, simulate bot matches, "
+        "replay game records and read the rules.\n\n"
         f"Games: {', '.join(GAMES)}.  Try: meldhall play classic-canasta"
     ),
     no_args_is_help=True,
