@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -126,6 +126,14 @@ def _plain_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+#: ``--preset`` for the commands that start games (play, simulate).
+PresetOption = Annotated[str | None, typer.Option(
+    "--preset",
+    help="A named set of house rules (Classic: standard, pagat, britannica; Railroad: "
+    "standard, short; Shanghai: standard, short, quick_rebuilds).",
+    show_default=False)]
 
 
 def check_drawn_game(name: str) -> Any:

@@ -20,6 +20,7 @@ from meldhall import new_game
 from meldhall.bots import make_bot
 from meldhall.cli.app import app
 from meldhall.cli.common import (
+    PresetOption,
     check_drawn_game,
     fail,
     handle_errors,
@@ -351,12 +352,7 @@ def play_command(
         "--option", "-o", metavar="NAME=VALUE",
         help="A house rule, e.g. --option target_score=3000 "
         "(repeatable; see docs/options.md).")] = None,
-    preset: Annotated[str | None, typer.Option(
-        "--preset",
-        help="A named set of house rules (Classic: standard, pagat, "
-        "britannica; Railroad: standard, short; Shanghai: standard, short, "
-        "quick_rebuilds).",
-        show_default=False)] = None,
+    preset: PresetOption = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE",
         help="Write the game record (JSON) to FILE when the game ends or "

@@ -22,6 +22,7 @@ from rich.table import Table
 from meldhall.bots import make_bot
 from meldhall.cli.app import app
 from meldhall.cli.common import (
+    PresetOption,
     check_game,
     err,
     handle_errors,
@@ -64,10 +65,7 @@ def simulate_command(
         "--option", "-o", metavar="NAME=VALUE",
         help="A house rule for every game, e.g. --option "
         "target_score=3000 (repeatable).")] = None,
-    preset: Annotated[str | None, typer.Option(
-        "--preset",
-        help="A named set of house rules: standard, pagat, britannica.",
-        show_default=False)] = None,
+    preset: PresetOption = None,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
