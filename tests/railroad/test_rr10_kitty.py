@@ -113,3 +113,13 @@ def test_kitty_cards_first_played_next_turn():
               kitties={0: KITTY, 1: 11})
     s = play(s, "discard 5", "kitty")
     assert s.turn == 1 and s.phase == "draw"
+
+
+def test_position_with_a_taken_kitty_that_holds_cards_is_refused():
+    """RR-10.3: a taken kitty is empty; a position saying otherwise is refused (RecordError)."""
+    import pytest
+
+    from meldhall.errors import RecordError
+
+    with pytest.raises(RecordError):
+        build(hands={0: "5 6", 1: "4 4"}, kitties={0: KITTY}, kitty_taken=[0])

@@ -57,6 +57,9 @@ class _RailroadCodec(PositionCodec):
         for x in d.get("kitty_taken", []):
             taken |= 1 << int(x)
         s.kitty_taken = taken
+        for x in range(n):
+            if (taken >> x) & 1 and s.kitties[x]:
+                raise RecordError(f"seat {x}'s kitty is taken but still holds cards (RR-10.3)")
         closed = []
         for seat, lst in enumerate(d.get("closed", [[] for _ in range(n)])):
             row = []
