@@ -129,16 +129,6 @@ def test_railroad_kitty_taken_by_the_human(railroad_hand):
     assert re.search(r"✓(red|wild|sevens)", out)
 
 
-def test_railroad_hand_ends_with_the_breakdown(railroad_hand):
-    r, _, final = railroad_hand
-    out = r.output
-    assert "Hand 1 is over" in out
-    assert "hand score" in out and "RR-13." in out
-    assert "Hand 2: " in out  # the next hand is dealt, then the input ends
-    assert "End of input" in out
-    assert final.outcome is not None
-
-
 def test_railroad_save_and_replay(railroad_hand):
     _, path, final = railroad_hand
     rec = json.loads(path.read_text())
@@ -217,14 +207,18 @@ def test_shanghai_buy_made_and_declined_by_the_human(shanghai_deal):
     assert re.search(r"seat \d \(random\): (buy|pass)", out)
 
 
-def test_shanghai_deal_ends_with_the_breakdown(shanghai_deal):
-    r, _, final = shanghai_deal
-    out = r.output
-    assert "Deal 1 is over" in out
-    assert "deal score" in out and "SH-13." in out
-    assert "Score sheet (lowest wins)" in out  # the 'score' command after the deal
-    assert "Deal 2: " in out and "Contract 2: one set of 3 + one run of 4" in out
-    assert "You left the game." in out
+@pytest.mark.parametrize("session,expected", [
+    # the next hand is dealt, then the input ends
+    ("railroad_hand", ["Hand 1 is over", "hand score", "RR-13.", "Hand 2: ", "End of input"]),
+    # 'score' after the deal prints the sheet, then 'quit'
+    ("shanghai_deal", ["Deal 1 is over", "deal score", "SH-13.", "Score sheet (lowest wins)",
+                       "Deal 2: ", "Contract 2: one set of 3 + one run of 4",
+                       "You left the game."]),
+])
+def test_first_hand_ends_with_the_breakdown(request, session, expected):
+    r, _, final = request.getfixturevalue(session)
+    for piece in expected:
+        assert piece in r.output, piece
     assert final.outcome is not None and final.outcome.hand == 0
 
 
