@@ -30,6 +30,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -80,6 +81,14 @@ actions_t = Table(
     Column("action", Text, nullable=False),            # canonical notation
     Column("created_at", Float, nullable=False),
 )
+
+
+#: The hot path's statements, built once.
+_BUMP = (update(tables_t)
+         .where(tables_t.c.id == bindparam("tid"), tables_t.c.version == bindparam("seen"))
+         .values(version=bindparam("new"), updated_at=bindparam("now"),
+                 finished=bindparam("fin")))
+_APPEND = insert(actions_t)
 
 
 class StaleVersion(Exception):
@@ -195,15 +204,12 @@ class Storage:
         """
         now = time.time()
         with self.engine.begin() as conn:
-            res = conn.execute(
-                update(tables_t)
-                .where(tables_t.c.id == table_id, tables_t.c.version == seen_version)
-                .values(version=seen_version + 1, updated_at=now, finished=finished))
+            res = conn.execute(_BUMP, {"tid": table_id, "seen": seen_version,
+                                       "new": seen_version + 1, "now": now, "fin": finished})
             if res.rowcount != 1:
                 raise StaleVersion(table_id)
-            conn.execute(insert(actions_t).values(
-                table_id=table_id, seq=seen_version + 1, seat=seat, action=action,
-                created_at=now))
+            conn.execute(_APPEND, {"table_id": table_id, "seq": seen_version + 1, "seat": seat,
+                                   "action": action, "created_at": now})
         return seen_version + 1
 
     def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections import deque
 import hmac
 import json
 import logging
 import random
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -101,22 +103,26 @@ class LiveTable:
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task | None = None
         self.bots: dict[int, tuple[Any, random.Random]] = {}
-        self._cache: dict[Any, str] = {}
+        self._cache: dict[Any, Any] = {}
         self._cache_version = -1
         self.initial: State = new_game(row.game, players=row.players, seed=row.seed,
                                        options=row.options, dealer=row.dealer)
         self.state: State = self.initial
         self.version = 0
         self.outcomes: list[dict[str, Any]] = []
+        self.recent: deque[dict[str, Any]] = deque(maxlen=views.RECENT)
         self.error: str | None = None
+        self.options_json = self.initial.options.to_json()  # type: ignore[attr-defined]
         for seat, text in row.actions:
-            self._advance(self.state.apply(self.state.parse_action(text), seat))
+            action = self.state.parse_action(text)
+            self._advance(self.state.apply(action, seat), seat, str(action))
 
     # ------------------------------------------------------------------ state
-    def _advance(self, new: State) -> None:
+    def _advance(self, new: State, seat: int, text: str) -> None:
         before = self.state.outcome
         self.state = new
         self.version += 1
+        self.recent.append({"seat": seat, "action": text})
         oc = new.outcome
         if oc is not None and (before is None or before.hand != oc.hand
                                or before.game_over != oc.game_over):
@@ -147,6 +153,16 @@ class LiveTable:
             self._cache = {}
             self._cache_version = self.version
 
+    def observation_json(self, seat: int) -> dict[str, Any]:
+        """``observation(seat).to_json()`` at this version, cached (treat as read-only)."""
+        self._fresh_cache()
+        key = ("obs", seat)
+        obs = self._cache.get(key)
+        if obs is None:
+            obs = self.state.observation(seat).to_json()
+            self._cache[key] = obs
+        return obs
+
     def view_json(self, seat: int | None) -> str:
         """The game part of the message for ``seat`` (``None``: a spectator), cached."""
         self._fresh_cache()
@@ -154,10 +170,11 @@ class LiveTable:
         text = self._cache.get(key)
         if text is None:
             if seat is None:
-                view = {"observation": views.public_view(self.state), "legal": [],
-                        "prompt": None}
+                observations = [self.observation_json(s) for s in range(self.state.players)]
+                view = {"observation": views.public_view(self.state, observations),
+                        "legal": [], "prompt": None}
             else:
-                view = views.seat_view(self.state, seat)
+                view = views.seat_view(self.state, seat, self.observation_json(seat))
             text = json.dumps(view, separators=(",", ":"))
             self._cache[key] = text
         return text
@@ -176,9 +193,9 @@ class LiveTable:
                 "phase": st.phase,
                 "to_act": list(st.to_act),
                 "finished": st.is_terminal,
-                "recent": views.recent_actions(st),
+                "recent": list(self.recent),
                 "outcomes": self.outcomes,
-                "options": st.options.to_json(),  # type: ignore[attr-defined]
+                "options": self.options_json,
                 "error": self.error,
             }, separators=(",", ":"))
             self._cache["common"] = text
@@ -237,9 +254,18 @@ class TableManager:
     async def _db(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
 
+    async def _write(self, fn, *args):
+        """A short write: inline for SQLite (a local file: ~1 ms, and no thread hand-over),
+        on a worker thread for PostgreSQL (a network round trip)."""
+        if self.storage.is_sqlite:
+            return fn(*args)
+        return await self._db(fn, *args)
+
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         """Migrate the schema, rebuild every unfinished table from its log, resume bots."""
+        # hand the GIL over quickly to the database threads (PostgreSQL round trips)
+        sys.setswitchinterval(0.0005)
         await self._db(self.storage.migrate)
         ids = await self._db(self.storage.unfinished_ids)
         for table_id in ids:
@@ -358,7 +384,7 @@ class TableManager:
             version=0, finished=False, bot_pause=pause,
             creator_token_hash=hash_token(creator), spectator_token_hash=hash_token(spectator),
             created_at=now, updated_at=now, seats=seat_rows)
-        await self._db(self.storage.create_table, row)
+        await self._write(self.storage.create_table, row)
         t = LiveTable(row)
         self.tables[row.id] = t
         self.kick(t)
@@ -397,8 +423,8 @@ class TableManager:
                 raise Refusal("invalid", str(exc), status=422) from None
             canonical = str(action)
             try:
-                await self._db(self.storage.append, t.id, t.version, seat, canonical,
-                               new.is_terminal)
+                await self._write(self.storage.append, t.id, t.version, seat, canonical,
+                                  new.is_terminal)
             except StaleVersion:
                 # another process wrote to this table: reload it from the log
                 self.tables.pop(t.id, None)
@@ -408,7 +434,7 @@ class TableManager:
                 log.exception("storing an action of table %s failed", t.id)
                 raise Refusal("storage", f"the action could not be stored ({type(exc).__name__})"
                               "; nothing was applied", status=503) from None
-            t._advance(new)
+            t._advance(new, seat, canonical)
             version = t.version
         t.notify()
         self.kick(t)
@@ -426,7 +452,7 @@ class TableManager:
         else:
             bot = None
         async with t.lock:
-            await self._db(self.storage.set_seat, t.id, seat, kind, bot)
+            await self._write(self.storage.set_seat, t.id, seat, kind, bot)
             s = t.seats[seat]
             t.seats[seat] = SeatRow(s.seat, s.name, kind, bot, s.token_hash)
             t.bots.pop(seat, None)

@@ -22,6 +22,18 @@ PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "my_kitty": None, "seat": None}
 
 #: How many of the last actions (in notation) each message carries.
 RECENT = 16
+#: How many of the last log entries a message carries (the log covers the whole game; the
+#: score sheet covers earlier hands).  ``log_total`` says how long the whole log is.
+LOG_TAIL = 80
+
+
+def _trim_log(obs: dict[str, Any]) -> dict[str, Any]:
+    log = obs.get("log")
+    if isinstance(log, list):
+        obs["log_total"] = len(log)
+        if len(log) > LOG_TAIL:
+            obs["log"] = log[-LOG_TAIL:]
+    return obs
 
 
 def recent_actions(state: State, n: int = RECENT) -> list[dict[str, Any]]:
@@ -37,9 +49,14 @@ def recent_actions(state: State, n: int = RECENT) -> list[dict[str, Any]]:
     return out
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The game part of a seat's message: its observation, its legal actions, its prompt."""
-    obs = state.observation(seat).to_json()
+def seat_view(state: State, seat: int, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game part of a seat's message: its observation, its legal actions, its prompt.
+
+    ``obs`` is ``state.observation(seat).to_json()`` when the caller already has it.
+    """
+    if obs is None:
+        obs = state.observation(seat).to_json()
+    obs = _trim_log(dict(obs))
     legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_act else []
     return {
         "observation": obs,
@@ -48,7 +65,8 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def public_view(state: State) -> dict[str, Any]:
+def public_view(state: State, observations: list[dict[str, Any]] | None = None
+                ) -> dict[str, Any]:
     """The observation a spectator may see: only what every seat sees.
 
     Built from the observations of the seats: the private fields are emptied, any other field
@@ -57,7 +75,7 @@ def public_view(state: State) -> dict[str, Any]:
     entry those seats saw differently loses its note.
     """
     n = state.players
-    views = [state.observation(s).to_json() for s in range(n)]
+    views = observations or [state.observation(s).to_json() for s in range(n)]
     base = dict(views[0])
     for key, empty in PRIVATE_FIELDS.items():
         if key in base:
@@ -68,7 +86,10 @@ def public_view(state: State) -> dict[str, Any]:
         if any(v.get(key) != base[key] for v in views[1:]):
             del base[key]
     if "log" in base:
-        base["log"] = _public_log([v.get("log") or [] for v in views])
+        logs = [v.get("log") or [] for v in views]
+        total = min(len(lg) for lg in logs)
+        base["log"] = _public_log([lg[:total][-LOG_TAIL:] for lg in logs])
+        base["log_total"] = total
     base["seat"] = None
     return base
 

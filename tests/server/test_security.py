@@ -1,0 +1,154 @@
+"""No message ever shows a seat (or a spectator) a card hidden from it.
+
+Whole games are played by the server's bots for each game while every seat and a spectator
+watch over WebSockets.  Every payload received is then checked against the engine, replaying
+the finished game's record: a payload about version ``v`` may name only physical cards
+(``7H/1``) that the engine's ``observation(seat)`` at ``v`` shows that seat — for a spectator,
+only cards that every seat's observation shows.  No payload carries a seed, a stock or
+another seat's hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+
+from meldhall import load_record
+
+from .conftest import SeatSocket
+
+CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AKQJ])[SHDC]/\d+\b|(?<![A-Z])JK/\d+\b")
+FORBIDDEN_KEYS = {"seed", "stock", "hands", "kitties", "position"}
+
+GAMES = [
+    ("classic-canasta", {"target_score": 500}, ["heuristic", "random", "heuristic", "random"]),
+    ("railroad-canasta", {"target_score": 600}, ["heuristic", "random", "heuristic"]),
+    ("shanghai-rummy", {"deals": 7, "max_stock_rebuilds": 0}, ["random", "random", "random"]),
+]
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def keys_in(obj, out: set[str]) -> set[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(k)
+            keys_in(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            keys_in(v, out)
+    return out
+
+
+def play_watched_game(server, game: str, options: dict, bots: list[str], seed: int):
+    """Create a table of humans, connect every seat and a spectator, hand every seat to a
+    bot and collect every payload until the game is over."""
+    n = len(bots)
+    t = server.create(game, seats=[{"kind": "human", "name": f"P{i}"} for i in range(n)],
+                      players=n, options=options, seed=seed, bot_pause=0)
+    table = t["table"]
+    sockets = [(i, SeatSocket(server, table, s["token"])) for i, s in enumerate(t["seats"])]
+    sockets.append((None, SeatSocket(server, table, t["spectator_token"])))
+    for _, ws in sockets:
+        assert ws.recv()["type"] == "welcome"
+    for seat, bot in enumerate(bots):
+        r = server.request("POST", f"/api/tables/{table}/seats/{seat}", t["creator_token"],
+                           json={"kind": "bot", "bot": bot})
+        assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 90
+    for _, ws in sockets:
+        while True:
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            m = ws.recv(timeout=60)
+            if m["type"] == "state" and m["common"]["finished"]:
+                break
+    for _, ws in sockets:
+        ws.close()
+    rec = server.request("GET", f"/api/tables/{table}/record", t["creator_token"])
+    assert rec.status_code == 200, rec.text
+    return t, sockets, load_record(rec.json())
+
+
+@pytest.mark.parametrize("game,options,bots", GAMES, ids=[g[0] for g in GAMES])
+def test_no_payload_shows_a_hidden_card(server, game, options, bots):
+    t, sockets, record = play_watched_game(server, game, options, bots, seed=20261129)
+    states = [st for _, st in record.states()]
+    assert states[-1].is_terminal
+    n = states[0].players
+    seen_cache: dict[tuple[int, int], set[str]] = {}
+
+    def allowed(version: int, seat: int | None) -> set[str]:
+        key = (version, -1 if seat is None else seat)
+        if key not in seen_cache:
+            st = states[version]
+            if seat is None:
+                sets = [cards_in(json.dumps(st.observation(s).to_json())) for s in range(n)]
+                seen_cache[key] = set.intersection(*sets)
+            else:
+                seen_cache[key] = cards_in(json.dumps(st.observation(seat).to_json()))
+        return seen_cache[key]
+
+    checked = 0
+    for seat, ws in sockets:
+        payloads = [(raw, m) for raw, m in zip(ws.raw, ws.messages) if m["type"] == "state"]
+        assert payloads, "no state was pushed"
+        for raw, m in payloads:
+            v = m["common"]["version"]
+            assert m["seat"] == seat
+            leaked = cards_in(raw) - allowed(v, seat)
+            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)} at v{v}"
+            bad_keys = keys_in(m, set()) & FORBIDDEN_KEYS
+            assert not bad_keys, f"payload carries {bad_keys}"
+            obs = m["view"]["observation"]
+            if seat is None:
+                assert obs["hand"] == [] and obs.get("my_kitty") is None
+                assert m["view"]["legal"] == []
+            else:
+                st = states[v]
+                expected = ([str(a) for a in st.legal_actions(seat)]
+                            if seat in st.to_act else [])
+                assert m["view"]["legal"] == expected
+            checked += 1
+    assert checked >= len(sockets)
+    # the spectator's view says nothing the seats do not all know, but is not empty
+    last = [m for m in sockets[-1][1].messages if m["type"] == "state"][-1]
+    assert last["view"]["observation"]["hand_sizes"]
+    assert str(t["seats"][0]["token"]) not in "".join(sockets[-1][1].raw)
+
+
+def test_seat_tokens_are_random_and_stored_hashed(server, tmp_path):
+    t1 = server.create("classic-canasta", seats=[{"kind": "human"}] * 4)
+    t2 = server.create("classic-canasta", seats=[{"kind": "human"}] * 4)
+    tokens = [s["token"] for s in t1["seats"] + t2["seats"]]
+    tokens += [t1["spectator_token"], t1["creator_token"], t2["spectator_token"]]
+    assert len(set(tokens)) == len(tokens)
+    assert all(len(tok) >= 32 for tok in tokens)
+    # the database holds only hashes
+    import sqlite3
+
+    db = server.database.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
+    for tok in tokens:
+        assert tok not in dump
+    # a token of one table does not open another
+    r = server.request("GET", f"/api/tables/{t2['table']}", t1["seats"][0]["token"])
+    assert r.status_code == 403
+
+
+def test_seed_and_record_stay_hidden_until_the_end(server):
+    t = server.create("classic-canasta", seats=[{"kind": "human"}] * 4, seed=777)
+    table = t["table"]
+    for tok in [t["seats"][0]["token"], t["spectator_token"], t["creator_token"]]:
+        r = server.request("GET", f"/api/tables/{table}/record", tok)
+        assert r.status_code == 409
+        assert "777" not in r.text
+        view = server.request("GET", f"/api/tables/{table}/view", tok).json()
+        assert not keys_in(view, set()) & FORBIDDEN_KEYS
+        summary = server.request("GET", f"/api/tables/{table}", tok).json()
+        assert not keys_in(summary, set()) & FORBIDDEN_KEYS
