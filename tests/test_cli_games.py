@@ -291,3 +291,19 @@ def test_default_bots_without_a_heuristic_bot():
     else:
         assert "Bots: seat 1: heuristic" in r.output
     assert "You left the game." in r.output
+
+
+@pytest.mark.parametrize("game,phase,words", [
+    ("railroad-canasta", "kitty", ["'kitty' (or y)", "'pass' (or n)", "RR-10.3"]),
+    ("railroad-canasta", "choice", ["'go out'", "'kitty'", "RR-11.7"]),
+    ("classic-canasta", "consent", ["may I go out?", "yes or no"]),
+])
+def test_questions_put_to_the_human(game, phase, words):
+    """The question printed before the legal actions in the out-of-the-ordinary phases."""
+    from types import SimpleNamespace
+
+    obs = SimpleNamespace(phase=phase, public={"turn": 2})
+    text = UIS[game].prompt(obs, ["you", "random", "random", "random"]).plain
+    for w in words:
+        assert w in text, w
+    assert UIS[game].prompt(SimpleNamespace(phase="draw", public={}), []) is None
