@@ -56,6 +56,7 @@ class Server:
         self.log_path = log_path
         self.proc: subprocess.Popen | None = None
         self.port = 0
+        self.http = httpx.Client(timeout=30)
 
     @property
     def base(self) -> str:
@@ -109,7 +110,7 @@ class Server:
         headers = kw.pop("headers", {})
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        return httpx.request(method, self.base + path, headers=headers, timeout=30, **kw)
+        return self.http.request(method, self.base + path, headers=headers, **kw)
 
     def create(self, game: str = "classic-canasta", seats: list[dict] | None = None,
                **body: Any) -> dict[str, Any]:

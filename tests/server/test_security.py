@@ -26,7 +26,7 @@ FORBIDDEN_KEYS = {"seed", "stock", "hands", "kitties", "position"}
 GAMES = [
     ("classic-canasta", {"target_score": 500}, ["heuristic", "random", "heuristic", "random"]),
     ("railroad-canasta", {"target_score": 600}, ["heuristic", "random", "heuristic"]),
-    ("shanghai-rummy", {"deals": 7, "max_stock_rebuilds": 0}, ["random", "random", "random"]),
+    ("shanghai-rummy", {"deals": 7, "max_stock_rebuilds": 0}, ["heuristic", "random", "heuristic"]),
 ]
 
 
@@ -49,6 +49,8 @@ def play_watched_game(server, game: str, options: dict, bots: list[str], seed: i
     """Create a table of humans, connect every seat and a spectator, hand every seat to a
     bot and collect every payload until the game is over."""
     n = len(bots)
+    offered = {g["name"]: g["bots"] for g in server.request("GET", "/api/games").json()}[game]
+    bots = [b if b in offered else "random" for b in bots]
     t = server.create(game, seats=[{"kind": "human", "name": f"P{i}"} for i in range(n)],
                       players=n, options=options, seed=seed, bot_pause=0)
     table = t["table"]

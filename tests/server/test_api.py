@@ -1,0 +1,204 @@
+"""The JSON API of a real ``meldhall serve`` process."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from meldhall import load_record, new_game
+
+
+def humans(n: int) -> list[dict]:
+    return [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+
+
+def test_health_games_config_and_pages(server):
+    assert server.request("GET", "/api/health").json()["ok"] is True
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    assert set(games) == {"classic-canasta", "railroad-canasta", "shanghai-rummy"}
+    assert games["classic-canasta"]["players"] == [2, 3, 4, 6]
+    assert "heuristic" in games["classic-canasta"]["bots"]
+    assert "random" in games["shanghai-rummy"]["bots"]
+    cfg = server.request("GET", "/api/config").json()
+    assert cfg["allow_seeds"] is True and cfg["max_message_bytes"] == 16384
+    for page in ("/", "/table.html", "/replay.html", "/js/table.js", "/css/meldhall.css"):
+        r = server.request("GET", page)
+        assert r.status_code == 200, page
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_create_returns_one_invite_per_human_seat(server):
+    t = server.create("classic-canasta", seats=[
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "heuristic"},
+        {"kind": "human", "name": "Cleo"}, {"kind": "bot", "bot": "random"}], bot_pause=0)
+    assert t["players"] == 4 and len(t["seats"]) == 4
+    assert [s["kind"] for s in t["seats"]] == ["human", "bot", "human", "bot"]
+    for s in t["seats"]:
+        assert s["url"] == f"/table.html#t={t['table']}&k={s['token']}"
+    assert t["spectator_token"] not in {s["token"] for s in t["seats"]}
+    summary = server.request("GET", f"/api/tables/{t['table']}", t["seats"][2]["token"]).json()
+    assert summary["role"] == "seat" and summary["seat"] == 2
+    assert [s["name"] for s in summary["seats"]][:1] == ["Ann"]
+    spec = server.request("GET", f"/api/tables/{t['table']}", t["spectator_token"]).json()
+    assert spec["role"] == "spectator" and spec["seat"] is None
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ({"game": "go-fish"}, "unknown game"),
+    ({"game": "classic-canasta", "players": 5}, "player"),
+    ({"game": "classic-canasta", "options": {"no_such_option": 1}}, "no_such_option"),
+    ({"game": "classic-canasta", "seats": [{"kind": "human"}] * 3, "players": 4}, "4 seats"),
+    ({"game": "shanghai-rummy", "seats": [{"kind": "bot", "bot": "grandmaster"}] * 4},
+     "grandmaster"),
+    ({"game": "classic-canasta", "seats": [{"kind": "robot"}]}, "seats.0.kind"),
+    ({"game": "classic-canasta", "colour": "red"}, "colour"),
+    ({"game": "classic-canasta", "bot_pause": -1}, "bot_pause"),
+])
+def test_create_refuses_bad_tables_with_a_sentence(server, body, fragment):
+    r = server.request("POST", "/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    err = r.json()["error"]
+    assert fragment in err["message"]
+
+
+def test_malformed_and_oversized_bodies(server):
+    r = server.request("POST", "/api/tables", content=b"{not json",
+                       headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "malformed"
+    r = server.request("POST", "/api/tables", content=b"[1, 2]")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
+    big = b'{"game": "classic-canasta", "x": "' + b"x" * 20000 + b'"}'
+    r = server.request("POST", "/api/tables", content=big)
+    assert r.status_code == 413
+    assert "16384" in r.json()["error"]["message"]
+
+
+def _turn(server, t):
+    """The seat to act, its token and the table's version (all seats human)."""
+    tok0 = t["seats"][0]["token"]
+    view = server.view(t["table"], tok0)
+    seat = view["common"]["to_act"][0]
+    return seat, t["seats"][seat]["token"], view["common"]["version"]
+
+
+def test_refused_actions_change_nothing(server):
+    t = server.create("classic-canasta", seats=humans(4), seed=4242)
+    table = t["table"]
+    seat, tok, version = _turn(server, t)
+    other = t["seats"][(seat + 1) % 4]["token"]
+    before = {s["token"]: server.view(table, s["token"]) for s in t["seats"]}
+
+    cases = [
+        (None, "draw", version, 401, "unauthorized"),
+        ("not-a-token", "draw", version, 403, "forbidden"),
+        (t["spectator_token"], "draw", version, 403, "not_your_seat"),
+        (t["creator_token"], "draw", version, 403, "not_your_seat"),
+        (other, "draw", version, 422, "illegal"),              # another seat's turn
+        (tok, "discard K", version, 422, "illegal"),           # CC-5.2: draw first
+        (tok, "draw", version + 1, 409, "stale_version"),
+        (tok, "draw", version - 1 if version else 5, 409, "stale_version"),
+        (tok, "fly away", version, 422, "notation"),
+    ]
+    for token, action, v, status, code in cases:
+        r = server.act(table, token, action, v)
+        assert r.status_code == status, (action, r.text)
+        err = r.json()["error"]
+        assert err["code"] == code, err
+        if code == "illegal":
+            assert err["rule_id"].startswith("CC-") and err["reason"]
+            assert err["message"] == f"{err['rule_id']}: {err['reason']}"
+    after = {s["token"]: server.view(table, s["token"]) for s in t["seats"]}
+    for k in before:
+        assert before[k]["common"] == after[k]["common"]
+        assert before[k]["view"] == after[k]["view"]
+
+    r = server.act(table, tok, "draw", version)
+    assert r.status_code == 200 and r.json()["version"] == version + 1
+    # the same click again (same version) is refused: a move is never applied twice
+    r = server.act(table, tok, "draw", version)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "stale_version"
+    assert server.view(table, tok)["common"]["version"] == version + 1
+
+
+def test_rest_play_matches_the_engine(server):
+    t = server.create("railroad-canasta", seats=humans(3), players=3, seed=99)
+    table = t["table"]
+    state = new_game("railroad-canasta", players=3, seed=99)
+    for _ in range(40):
+        seat = state.to_act[0]
+        tok = t["seats"][seat]["token"]
+        view = server.view(table, tok)
+        legal = view["view"]["legal"]
+        assert legal == [str(a) for a in state.legal_actions(seat)]
+        assert view["view"]["observation"] == _trimmed(state.observation(seat).to_json())
+        action = legal[-1]
+        r = server.act(table, tok, action, view["common"]["version"])
+        assert r.status_code == 200, r.text
+        state = state.apply(state.parse_action(action), seat)
+    final = server.view(table, t["seats"][0]["token"])
+    assert final["common"]["version"] == 40
+    assert [r["action"] for r in final["common"]["recent"]][-1] == str(
+        [a for _, a in state.history() if a][-1])
+
+
+def _trimmed(obs: dict) -> dict:
+    from meldhall.server.views import LOG_TAIL
+
+    obs = dict(obs)
+    obs["log_total"] = len(obs["log"])
+    obs["log"] = obs["log"][-LOG_TAIL:]
+    return obs
+
+
+def test_creator_hands_a_seat_to_a_bot(server):
+    t = server.create("classic-canasta", seats=humans(4), seed=5, options={"target_score": 500},
+                      bot_pause=0)
+    table = t["table"]
+    r = server.request("POST", f"/api/tables/{table}/seats/1", t["seats"][0]["token"],
+                       json={"kind": "bot", "bot": "heuristic"})
+    assert r.status_code == 403          # a seat token is not the creator's
+    r = server.request("POST", f"/api/tables/{table}/seats/1", t["creator_token"],
+                       json={"kind": "bot", "bot": "chess-engine"})
+    assert r.status_code == 422
+    for seat in range(4):
+        r = server.request("POST", f"/api/tables/{table}/seats/{seat}", t["creator_token"],
+                           json={"kind": "bot", "bot": "heuristic"})
+        assert r.status_code == 200, r.text
+        assert r.json()["seats"][seat]["kind"] == "bot"
+    # the bots play the game to its end
+    deadline = time.monotonic() + 60
+    while True:
+        s = server.request("GET", f"/api/tables/{table}", t["creator_token"]).json()
+        if s["finished"]:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    # a human cannot act for a seat a bot plays, nor after the end
+    r = server.act(table, t["seats"][0]["token"], "draw", s["version"])
+    assert r.status_code in (403, 409)
+    # the record is available now, and replays to the same scores
+    rec = server.request("GET", f"/api/tables/{table}/record", t["seats"][2]["token"])
+    assert rec.status_code == 200
+    record = load_record(rec.json())
+    final = record.final_state()
+    assert final.is_terminal and list(final.scores) == s["scores"]
+    assert len(record.actions) == s["version"]
+    # the replay endpoint steps through it
+    r = server.request("POST", "/api/replay", json={"record": rec.json(), "step": 3})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["step"] == 3 and body["action"] == record.actions[2]
+    assert body["view"]["hand"] == [] and body["steps"] == len(record.actions)
+    r = server.request("POST", "/api/replay",
+                       json={"record": rec.json(), "step": 10**6, "seat": 1})
+    assert r.json()["step"] == len(record.actions) and r.json()["finished"] is True
+    r = server.request("POST", "/api/replay", json={"record": {"format": "nope"}})
+    assert r.status_code == 422
+
+
+def test_unknown_table(server):
+    r = server.request("GET", "/api/tables/doesnotexist", "x" * 32)
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "not_found"

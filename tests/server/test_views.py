@@ -1,0 +1,54 @@
+"""What the server builds for a seat and for a spectator (in-process: pure functions)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from meldhall import new_game
+from meldhall.server.views import public_view, seat_view
+
+CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AKQJ])[SHDC]/\d+\b|(?<![A-Z])JK/\d+\b")
+
+
+def random_states(game: str, seed: int, steps: int, players=None):
+    st = new_game(game, players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if st.is_terminal:
+            break
+        yield st
+        seat = st.to_act[0]
+        legal = st.legal_actions(seat)
+        st = st.apply(legal[rng.randrange(len(legal))], seat)
+
+
+@pytest.mark.parametrize("game", ["classic-canasta", "railroad-canasta", "shanghai-rummy"])
+def test_public_view_shows_only_what_every_seat_sees(game):
+    for i, st in enumerate(random_states(game, 3, 400)):
+        if i % 8:
+            continue
+        pub = json.dumps(public_view(st))
+        shared = set.intersection(*[set(CARD.findall(json.dumps(st.observation(s).to_json())))
+                                    for s in range(st.players)])
+        assert set(CARD.findall(pub)) <= shared
+        v = json.loads(pub)
+        assert v["hand"] == [] and v["seat"] is None and v.get("my_kitty") is None
+        assert v["hand_sizes"] == st.observation(0).to_json()["hand_sizes"]
+
+
+def test_classic_consent_is_a_prompt_to_the_partner():
+    for seed in range(40):
+        for st in random_states("classic-canasta", seed, 3000):
+            if st.phase == "consent":
+                partner = st.to_act[0]
+                view = seat_view(st, partner)
+                assert view["prompt"]["kind"] == "consent"
+                assert sorted(view["legal"]) == ["no", "yes"]
+                asker = view["observation"]["turn"]
+                assert asker != partner and seat_view(st, asker)["legal"] == []
+                return
+    pytest.skip("no 'may I go out?' in these random games")
