@@ -277,7 +277,7 @@ def test_aliases_and_end_of_input():
     assert "End of input" in r.output
 
 
-def test_default_bots_without_a_heuristic_bot():
+def test_default_bots_for_shanghai():
     """The default --bots heuristic falls back to random for a game without a heuristic bot."""
     from meldhall.errors import OptionsError
 
