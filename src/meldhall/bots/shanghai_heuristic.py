@@ -42,7 +42,7 @@ from meldhall.games.shanghai.rules import (
     card_points,
     joker_limit,
     kind_at,
-    parse_kind,
+    kind_name,
     rank_of_kind,
     suit_of_kind,
 )
@@ -160,15 +160,17 @@ class _View:
             words = action.split() if action.startswith("discard") else note.split()
             if len(words) < 2 or words[0] not in ("takes", "buys", "declines", "discard"):
                 continue
-            try:
-                kind = parse_kind(words[1])[0]
-            except ValueError:
+            kind = _KIND_BY_NAME.get(words[1].partition("/")[0])
+            if kind is None:
                 continue
             out[seat]["took" if words[0] in ("takes", "buys") else "declined"].add(kind)
         for s, mask in enumerate(self.p["known"]):
             if s in out:
                 out[s]["took"] |= {k for k in _kinds(mask, self.n52)}
         return out
+
+
+_KIND_BY_NAME = {kind_name(k): k for k in range(53)}
 
 
 def _kinds(mask: int, n52: int) -> list[int]:

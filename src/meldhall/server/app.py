@@ -309,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if req.seat is not None and req.seat >= st.players:
             raise Refusal("invalid", f"no seat {req.seat} in this game", status=422)
         view = (views.public_view(st) if req.seat is None
-                else st.observation(req.seat).to_json())
+                else views.trim_log(st.observation(req.seat).to_json()))
         return {
             "game": rec.game, "players": rec.players, "seats": rec.seats, "steps": steps,
             "step": step, "action": rec.actions[step - 1] if step else None,

@@ -373,8 +373,8 @@ class TableManager:
                     make_bot(bot or "", game)
                 except OptionsError as exc:
                     raise Refusal("invalid", f"seat {i}: {exc}", status=422) from None
-            name = (s.get("name") or "").strip() or (f"{bot} bot" if kind == "bot"
-                                                     else f"Player {i + 1}")
+            name = (s.get("name") or "").strip() or (f"Bot {i}" if kind == "bot"
+                                                     else f"Player {i}")
             seat_rows.append(SeatRow(i, name[:40], kind, bot, hash_token(tokens[i])))
         now = time.time()
         dealer = int(initial.dealer)  # type: ignore[attr-defined]

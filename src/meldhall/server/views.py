@@ -27,7 +27,7 @@ RECENT = 16
 LOG_TAIL = 80
 
 
-def _trim_log(obs: dict[str, Any]) -> dict[str, Any]:
+def trim_log(obs: dict[str, Any]) -> dict[str, Any]:
     log = obs.get("log")
     if isinstance(log, list):
         obs["log_total"] = len(log)
@@ -56,7 +56,7 @@ def seat_view(state: State, seat: int, obs: dict[str, Any] | None = None) -> dic
     """
     if obs is None:
         obs = state.observation(seat).to_json()
-    obs = _trim_log(dict(obs))
+    obs = trim_log(dict(obs))
     legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_act else []
     return {
         "observation": obs,

@@ -10,18 +10,22 @@ class attribute ``RULES`` (a key -> rule ID table) and :meth:`CanastaState._rule
 from __future__ import annotations
 
 import random
+from typing import Any
 from collections.abc import Iterator
 
-from meldhall.cards import JOKER
-from meldhall.errors import IllegalActionError
+from meldhall.cards import JOKER, Pack
+from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, State
 from meldhall.games.canasta.actions import (
     TWO,
     Add,
+    Deal,
     Discard,
+    Draw,
     GoOut,
     Meld,
     MeldSpec,
+    Pass,
     Take,
     format_kind,
 )
@@ -148,6 +152,7 @@ def _bad_counts(*values: int) -> bool:
     return any(not isinstance(v, int) or v < 0 for v in values)
 
 
+_DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
 _ADDS: dict = {}
 _SINGLE_MELDS: dict = {}
 _PARTNERS: dict = {}
@@ -437,14 +442,200 @@ class CanastaState(State):
         """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
         self._plan(action, seat)
 
-    def _plan(self, action: Action, seat: int | None):  # pragma: no cover - abstract
+    def _plan(self, action: Action, seat: int | None):
+        """The one legality check: the turn, the action's shape, the end of a hand and the
+        deal, the draw phase; then the game's own phases (:meth:`_plan_phase`).  Returns what
+        :meth:`_apply_checked` needs (cards used), or raises :class:`IllegalActionError`."""
+        self._seat_check(seat)
+        self._check_shape(action)
+        ph = self._phase
+        t = type(action)
+        if ph == "game_over":
+            raise self._err("game_over", "the game is over")
+        if t is Deal:
+            if ph != "hand_end":
+                raise self._err("deal", "the hand is still being played")
+            return None
+        if ph == "hand_end":
+            raise self._err("deal", "the hand is over: the next dealer deals ('deal')")
+        if ph == "draw" and t in (Draw, Take, Pass):
+            return self._plan_draw(action, t)
+        return self._plan_phase(action, t, ph)
+
+    def _plan_draw(self, action: Action, t) -> Any:
+        """Draw phase: draw, take the pile, or (stock empty) decline it."""
+        if t is Draw:
+            if not self.stock:
+                raise self._err("stock_empty", "the stock is empty: take the pile or pass "
+                                "(ending the hand)")
+            return None
+        if t is Take:
+            return self._plan_take(action)
+        if self.stock:
+            raise self._err("turn_start", "draw from the stock or take the pile")
+        if self._take_forced():
+            raise self._err("stock_empty", "the stock is empty and the upcard fits your meld: "
+                            "you must take the pile")
+        return None
+
+    def _plan_phase(self, action: Action, t, phase: str):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _apply_checked(self, action: Action, plan):  # pragma: no cover - abstract
+    def _plan_take(self, action):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _legal(self) -> list[Action]:  # pragma: no cover - abstract
+    def _take_forced(self) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _frozen_for(self, side: int) -> bool:
+        """Whether the pile is frozen for ``side`` (default: frozen for everyone or nobody)."""
+        return self.pile_frozen
+
+    def _filter_legal(self, candidates, planner=None) -> list[Action]:
+        """The candidates that pass the legality check (``planner`` or :meth:`_plan`)."""
+        out = []
+        for a in candidates:
+            try:
+                if planner is None:
+                    self._plan(a, None)
+                else:
+                    planner(a)
+            except IllegalActionError:
+                continue
+            out.append(a)
+        return out
+
+    def _takes(self) -> list[Take]:
+        """Every legal take of the pile for the seat in turn (cached per state)."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        out = c.get("takes")
+        if out is None:
+            out = c["takes"] = []
+            if self.pile:
+                r = self.pack.rank_of[self.pile[-1]]
+                if r not in (JOKER, TWO, 3):
+                    out.extend(self._filter_legal(self._take_candidates(r, self._counts()),
+                                                  self._plan_take))
+        return out
+
+    def _take_candidates(self, rank: int, counts) -> list[Take]:  # pragma: no cover
+        raise NotImplementedError
+
+    @staticmethod
+    def _takes_onto_meld(r: int, counts, with_wild: bool) -> list[Take]:
+        """Candidate takes onto an existing meld of the upcard's rank: the upcard alone, with a
+        natural pair, or (``with_wild``) with a natural and a wild card."""
+        cands = [Take(r)]
+        if counts[r] >= 2:
+            cands.append(Take(r, 2))
+        if counts[r] >= 1 and with_wild:
+            if counts[TWO]:
+                cands.append(Take(r, 1, 1, 0))
+            if counts[JOKER]:
+                cands.append(Take(r, 1, 0, 1))
+        return cands
+
+    def _forced_take(self) -> bool:
+        """The upcard can be added to the player's (side's) meld of its rank and that take is
+        legal (the take a game may force when the stock is empty)."""
+        if not self.pile:
+            return False
+        r = self.pack.rank_of[self.pile[-1]]
+        side = self._side()
+        if r in (JOKER, TWO, 3) or self._frozen_for(side) or self.melds[side][r] is None:
+            return False
+        try:
+            self._plan_take(Take(r))
+        except IllegalActionError:
+            return False
+        return True
+
+    def _legal(self) -> list[Action]:
+        ph = self._phase
+        if ph == "draw":
+            out: list[Action] = []
+            if self.stock:
+                out.append(_DRAW)
+            out.extend(self._takes())
+            if not self.stock and not self._take_forced():
+                out.append(_PASS)
+            return out
+        if ph == "hand_end":
+            return [_DEAL]
+        if ph == "game_over":
+            return []
+        return self._legal_phase(ph)
+
+    def _legal_phase(self, phase: str) -> list[Action]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _apply_checked(self, action: Action, plan):
+        """Apply a checked action to a copy: the deal here, the rest in :meth:`_apply_action`."""
+        s = self._copy()
+        t = type(action)
+        seat = self.to_act[0] if self.to_act else -1
+        text = str(action)
+        if t is Deal:
+            s._log(seat, text)
+            s.hand_no += 1
+            s.dealer = (s.dealer + 1) % s.players
+            s._start_hand()
+            return s
+        s._apply_action(action, t, seat, text, plan, self._phase)
+        return s
+
+    def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _start_hand(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _end_hand(self, how: str, went_out: int | None) -> None:
+        """Score the hand (:meth:`_score_hand`) and decide whether the game ends."""
+        self.went_out = went_out
+        results, new_scores = self._score_hand(how, went_out)
+        self.scores = new_scores
+        game_over, winners = self._game_result(new_scores)
+        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
+        self._phase = "game_over" if game_over else "hand_end"
+        self._cache = None
+
+    def _score_hand(self, how: str, went_out: int | None):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def _new(cls, options_class, players, seed, options, dealer, score_columns):
+        """Build and deal a new game (the body of each game's ``new_game``)."""
+        if options is None:
+            opts = options_class(player_count=players or 4)
+        elif isinstance(options, dict):
+            data = dict(options)
+            if players is not None:
+                data["player_count"] = players
+            opts = options_class.from_json(data)
+        else:
+            opts = options
+            if players is not None and players != opts.player_count:
+                opts = opts.with_values(player_count=players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionsError(f"seed must be an integer, not {seed!r}")
+        s = cls.blank()
+        s.options = opts
+        s.pack = Pack.get(opts.decks, opts.jokers)
+        s.seed = seed
+        s.scores = (0,) * score_columns(opts)
+        s.hand_no = 0
+        if dealer is None:
+            dealer = random.Random(seed ^ 0x5EED).randrange(opts.player_count)
+        elif not isinstance(dealer, int) or not 0 <= dealer < opts.player_count:
+            raise OptionsError(f"dealer must be a seat 0..{opts.player_count - 1}, not {dealer!r}")
+        s.dealer = dealer
+        s.log = None
+        s._cache = None
+        s._start_hand()
+        return s
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for ``seat`` (default: the seat to act), in a fixed order."""

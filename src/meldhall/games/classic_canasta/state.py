@@ -16,11 +16,10 @@ Phases (``state.phase``):
 
 from __future__ import annotations
 
-import random
 
-from meldhall.cards import JOKER, Pack
+from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError, NotationError
-from meldhall.game import Action, Outcome
+from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     NATURAL_RANKS,
     TWO,
@@ -95,7 +94,8 @@ class ClassicCanastaState(CanastaState):
 
     RULES = {
         "turn": "CC-5.8", "turn_consent": "CC-10.5", "game_over": "CC-13.2",
-        "discard": "CC-5.2", "meld_shape": "CC-6.1",
+        "discard": "CC-5.2", "meld_shape": "CC-6.1", "deal": "CC-4.2",
+        "stock_empty": "CC-11.3", "turn_start": "CC-5.2",
     }
 
     @property
@@ -230,19 +230,7 @@ class ClassicCanastaState(CanastaState):
     def _turn_rule_key(self) -> str:
         return "turn_consent" if self._phase == CONSENT else "turn"
 
-    def _plan(self, action: Action, seat: int | None):
-        self._seat_check(seat)
-        self._check_shape(action)
-        ph = self._phase
-        t = type(action)
-        if ph == GAME_OVER:
-            raise IllegalActionError("CC-13.2", "the game is over")
-        if t is Deal:
-            if ph != HAND_END:
-                raise IllegalActionError("CC-4.2", "the hand is still being played")
-            return None
-        if ph == HAND_END:
-            raise IllegalActionError("CC-4.2", "the hand is over: the next dealer deals ('deal')")
+    def _plan_phase(self, action: Action, t, ph: str):
         if ph == CONSENT:
             if t is not Answer:
                 raise IllegalActionError(
@@ -252,21 +240,6 @@ class ClassicCanastaState(CanastaState):
         if t is Answer:
             raise IllegalActionError("CC-10.5", "nobody has asked \"may I go out?\"")
         if ph == DRAW:
-            if t is Draw:
-                if not self.stock:
-                    raise IllegalActionError(
-                        "CC-11.3", "the stock is empty: take the pile or pass (ending the hand)")
-                return None
-            if t is Take:
-                return self._plan_take(action)  # type: ignore[arg-type]
-            if t is Pass:
-                if self.stock:
-                    raise IllegalActionError("CC-5.2", "draw from the stock or take the pile")
-                if self.options.stock_end_forced_take and self._forced_take():
-                    raise IllegalActionError(
-                        "CC-11.3", "the stock is empty and the upcard fits your side's meld: "
-                        "you must take the pile")
-                return None
             raise IllegalActionError(
                 "CC-5.2", "a turn begins by drawing from the stock ('draw') or taking the pile")
         # MELD phase
@@ -448,35 +421,15 @@ class ClassicCanastaState(CanastaState):
                     + (", no more wild cards than natural cards" if ratio == "seed" else "")
                     + " and at most three wild cards")
 
-    def _takes(self) -> list[Take]:
-        """Every legal take of the pile for the seat in turn."""
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        if "takes" in c:
-            return c["takes"]
-        out: list[Take] = []
-        c["takes"] = out
-        if not self.pile:
-            return out
-        r = self.pack.rank_of[self.pile[-1]]
-        if r in (JOKER, TWO, 3):
-            return out
-        counts = self._counts()
+    def _take_candidates(self, r: int, counts) -> list[Take]:
+        """Candidate takes of the pile (CC-8.5, CC-8.6), filtered by :meth:`_plan_take`."""
         side = self._side()
         melded = self.side_has_melded(side)
-        cands: list[Take] = []
         tw, jk = counts[TWO], counts[JOKER]
         if self.melds[side][r] is not None:
-            cands.append(Take(r))
-            if counts[r] >= 2:
-                cands.append(Take(r, 2))
-            if counts[r] >= 1:
-                if tw:
-                    cands.append(Take(r, 1, 1, 0))
-                if jk:
-                    cands.append(Take(r, 1, 0, 1))
+            cands = self._takes_onto_meld(r, counts, True)
         else:
+            cands = []
             ratio = self.options.wild_ratio
             for n in range(counts[r], 0, -1):
                 cap = 3 if ratio == "pagat" else min(3, n + 1)
@@ -495,28 +448,11 @@ class ClassicCanastaState(CanastaState):
                             others = [x for x in NATURAL_RANKS if x != r]
                             for extra, _, _ in enum_new_melds(sub, others, tw - t, jk - j, ratio):
                                 cands.append(Take(r, n, t, j, extra))
-        for a in cands:
-            try:
-                self._plan_take(a)
-            except IllegalActionError:
-                continue
-            out.append(a)
-        return out
+        return cands
 
-    def _forced_take(self) -> bool:
-        """CC-11.3(a): stock empty, pile unfrozen for the side, upcard fits a side meld, and
-        that take is legal."""
-        if not self.pile:
-            return False
-        r = self.pack.rank_of[self.pile[-1]]
-        side = self._side()
-        if r in (JOKER, TWO, 3) or self._frozen_for(side) or self.melds[side][r] is None:
-            return False
-        try:
-            self._plan_take(Take(r))
-        except IllegalActionError:
-            return False
-        return True
+    def _take_forced(self) -> bool:
+        """CC-11.3(a): with the stock empty, a legal take onto the side's meld is forced."""
+        return self.options.stock_end_forced_take and self._forced_take()
 
     # -- meld phase --------------------------------------------------------------------------
     def _meld_common(self, left: int, canastas_after: int, counts_after, melds_after) -> None:
@@ -739,22 +675,11 @@ class ClassicCanastaState(CanastaState):
                     f"the minimum count of {minimum}, CC-7.6), so you may not ask")
 
     # ------------------------------------------------------------------ legal actions
-    def _legal(self) -> list[Action]:
-        ph = self._phase
-        if ph == DRAW:
-            out: list[Action] = []
-            if self.stock:
-                out.append(_DRAW)
-            out.extend(self._takes())
-            if not self.stock and not (self.options.stock_end_forced_take and self._forced_take()):
-                out.append(_PASS)
-            return out
+    def _legal_phase(self, ph: str) -> list[Action]:
         if ph == MELD:
             return self._meld_actions()
         if ph == CONSENT:
             return [_YES, _NO]
-        if ph == HAND_END:
-            return [_DEAL]
         return []
 
     def _meld_actions(self) -> list[Action]:
@@ -877,12 +802,7 @@ class ClassicCanastaState(CanastaState):
                         slow.append(Meld(specs))
                 if not self.took:
                     slow.extend(self._go_out_candidates(counts))
-        for a in slow:
-            try:
-                self._plan(a, None)
-            except IllegalActionError:
-                continue
-            out.append(a)
+        out.extend(self._filter_legal(slow))
         if self.no_discard:
             out.append(_PASS)
         elif not self.no_discard:
@@ -928,51 +848,33 @@ class ClassicCanastaState(CanastaState):
         return out
 
     # ------------------------------------------------------------------ apply
-    def _apply_checked(self, action: Action, plan) -> ClassicCanastaState:
-        s = self._copy()
-        t = type(action)
-        seat = self.to_act[0] if self.to_act else -1
-        text = str(action)
-        if t is Deal:
-            s._log(seat, text)
-            s.hand_no += 1
-            s.dealer = (s.dealer + 1) % s.players
-            s._start_hand()
-            return s
+    def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
         if t is Answer:
-            s._log(seat, text, "")
-            s.permission = action.yes
-            s._phase = MELD
-            return s
-        if t is Draw:
-            s._do_draw(text)
-            return s
-        if t is Take:
-            s._do_take(action, plan, text)
-            return s
-        if t is Pass:
-            s._log(seat, text)
-            s._end_hand("last_red_three" if s.no_discard else "stock_exhausted", None)
-            return s
-        if t is Ask:
-            s._log(seat, text, "")
-            s.asked = True
-            s.asker_partner = action.partner
-            s._phase = CONSENT
-            return s
-        if t is Discard:
-            s._do_discard(action.kind, text)
-            return s
-        if t is Meld:
-            s._do_meld(action, text)
-            return s
-        if t is Add:
-            s._do_add(action, text)
-            return s
-        if t is GoOut:
-            s._do_go_out(action, text)
-            return s
-        raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
+            self._log(seat, text, "")
+            self.permission = action.yes
+            self._phase = MELD
+        elif t is Draw:
+            self._do_draw(text)
+        elif t is Take:
+            self._do_take(action, plan, text)
+        elif t is Pass:
+            self._log(seat, text)
+            self._end_hand("last_red_three" if self.no_discard else "stock_exhausted", None)
+        elif t is Ask:
+            self._log(seat, text, "")
+            self.asked = True
+            self.asker_partner = action.partner
+            self._phase = CONSENT
+        elif t is Discard:
+            self._do_discard(action.kind, text)
+        elif t is Meld:
+            self._do_meld(action, text)
+        elif t is Add:
+            self._do_add(action, text)
+        elif t is GoOut:
+            self._do_go_out(action, text)
+        else:
+            raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
     def _do_draw(self, text: str) -> None:
         """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
@@ -1152,17 +1054,11 @@ class ClassicCanastaState(CanastaState):
         self._end_hand("went_out_concealed" if concealed else "went_out", seat)
 
     # ------------------------------------------------------------------ scoring
-    def _end_hand(self, how: str, went_out: int | None) -> None:
-        """Score the hand (CC-12) and decide whether the game ends (CC-13)."""
+    def _score_hand(self, how: str, went_out: int | None):
+        """Score the hand (CC-12); the game ends by CC-13."""
         from meldhall.games.classic_canasta.scoring import score_hand
 
-        self.went_out = went_out
-        results, new_scores = score_hand(self, how, went_out)
-        self.scores = new_scores
-        game_over, winners = self._game_result(new_scores)
-        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
-        self._phase = GAME_OVER if game_over else HAND_END
-        self._cache = None
+        return score_hand(self, how, went_out)
 
     def _target(self) -> int:
         return self.options.target
@@ -1251,34 +1147,6 @@ def new_game(
     Raises:
         OptionsError: unknown option or bad value.
     """
-    from meldhall.errors import OptionsError
-
-    if options is None:
-        opts = ClassicCanastaOptions(player_count=players or 4)
-    elif isinstance(options, dict):
-        data = dict(options)
-        if players is not None:
-            data["player_count"] = players
-        opts = ClassicCanastaOptions.from_json(data)
-    else:
-        opts = options
-        if players is not None and players != opts.player_count:
-            opts = opts.with_values(player_count=players)
-    if not isinstance(seed, int):
-        raise OptionsError(f"seed must be an integer, not {seed!r}")
-    s = ClassicCanastaState.blank()
-    s.options = opts
-    s.pack = Pack.get(opts.decks, opts.jokers)
-    s.seed = seed
-    ncols = opts.player_count if opts.cutthroat else max(_initial_sides(opts)) + 1
-    s.scores = (0,) * ncols
-    s.hand_no = 0
-    if dealer is None:
-        dealer = random.Random(seed ^ 0x5EED).randrange(opts.player_count)
-    elif not 0 <= dealer < opts.player_count:
-        raise OptionsError(f"dealer must be a seat 0..{opts.player_count - 1}, not {dealer}")
-    s.dealer = dealer
-    s.log = None
-    s._cache = None
-    s._start_hand()
-    return s
+    return ClassicCanastaState._new(
+        ClassicCanastaOptions, players, seed, options, dealer,
+        lambda o: o.player_count if o.cutthroat else max(_initial_sides(o)) + 1)

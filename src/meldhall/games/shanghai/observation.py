@@ -11,7 +11,8 @@ penalty cards and the game seed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from meldhall.cards import Pack
@@ -41,7 +42,7 @@ class ShanghaiObservation(Observation):
         stock_size: cards left in the stock.
         public: the public fields of the state (:data:`PUBLIC_FIELDS`).
         log: this deal's log as ``(seat, action, note)``, with this seat's private details
-            only.
+            only (built on first use).
     """
 
     seat: int
@@ -50,7 +51,7 @@ class ShanghaiObservation(Observation):
     hand_sizes: tuple[int, ...]
     stock_size: int
     public: dict
-    log: tuple
+    _log_source: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_state(cls, state, seat: int) -> ShanghaiObservation:
@@ -58,7 +59,21 @@ class ShanghaiObservation(Observation):
         public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
         return cls(seat, state.options, state.hands[seat],
                    tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   tuple(state.public_log(seat, deal_only=True)))
+                   (state.log, state.log_mark))
+
+    @cached_property
+    def log(self) -> tuple[tuple[int, str, str], ...]:
+        """This deal's log as ``(seat, action, note)``; the private detail of an entry (the
+        card drawn, a penalty card) only where it is this seat's own."""
+        node, mark = self._log_source
+        out = []
+        while node is not None and node is not mark:
+            node, (s, text, note, secret) = node
+            if secret and s == self.seat:
+                note = f"{note} ({secret})" if note else secret
+            out.append((s, text, note))
+        out.reverse()
+        return tuple(out)
 
     # -- convenient views --------------------------------------------------------------------
     @property

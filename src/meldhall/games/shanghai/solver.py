@@ -446,11 +446,13 @@ def deficiency(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULE
     # run windows by their number of missing cards
     windows = []
     for suit in range(4):
-        for lo in run_windows(ln):
-            kinds = [kind_at(suit, lo + i) for i in range(ln)]
-            miss = sum(1 for k in kinds if counts[k] == 0)
+        for lo, kinds in _windows(suit, ln):
+            miss = 0
+            for k in kinds:
+                if not counts[k]:
+                    miss += 1
             windows.append((miss, suit, lo, kinds))
-    windows.sort(key=lambda w: w[0])
+    windows.sort()
 
     def rec(start, chosen, run_miss, run_absorb):
         n_left = n_runs - len(chosen)

@@ -6,10 +6,17 @@ import { cardSVG, cardLabel, parseCard } from "./cards.js";
 
 const isShanghai = (obs) => obs.game === "shanghai-rummy";
 
+let youLabel = "(you)";
+
+/** How the page's own seat is marked ("(you)"; the replay page says "(viewing)"). */
+export function setYouLabel(label) {
+  youLabel = label;
+}
+
 export function seatName(names, seat, mySeat) {
   if (seat === -1 || seat === null || seat === undefined) return "Table";
   const n = names[seat] || `Seat ${seat}`;
-  return seat === mySeat ? `${n} (you)` : n;
+  return seat === mySeat ? `${n} ${youLabel}` : n;
 }
 
 /** Side number -> "Ann & Cleo" */
@@ -181,9 +188,10 @@ export function meldsPanel(obs, names, mySeat) {
 }
 
 /** The public log, newest last. */
-export function logPanel(log, names, mySeat, last = 60) {
-  const list = h("ol.log", { "aria-live": "polite" });
+export function logPanel(log, names, mySeat, last = 60, total = null) {
   const entries = (log || []).slice(-last);
+  const first = (total === null || total === undefined ? (log || []).length : total) - entries.length + 1;
+  const list = h("ol.log", { "aria-live": "polite", start: Math.max(1, first) });
   for (const e of entries) {
     const who = seatName(names, e.seat, mySeat);
     const li = h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.who", who + ": "));

@@ -3,7 +3,11 @@
 
 import { api, fragment, h } from "./api.js";
 import { sortCards } from "./cards.js";
-import { cardRow, centerPanel, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet } from "./board.js";
+import {
+  cardRow, centerPanel, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet, setYouLabel,
+} from "./board.js";
+
+setYouLabel("(viewing)");
 
 const $ = (id) => document.getElementById(id);
 let record = null;
@@ -56,7 +60,8 @@ function render(r, seat) {
   $("melds").replaceChildren(meldsPanel(obs, names, seat));
   $("scores-box").replaceChildren(scorePanel(obs, names));
   $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names));
-  $("log").replaceChildren(logPanel(obs.log, names, seat));
+  $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total));
+  $("log").scrollTop = $("log").scrollHeight;
   $("hand-title").textContent = seat === null ? "Hand (choose a seat to see it)" : `Hand of ${names[seat]}`;
   $("hand").replaceChildren(cardRow(sortCards(obs.hand || [], "rank")));
   $("status").replaceChildren(r.finished && r.result ? h("p", "Final scores: " + (r.result.scores || []).join(" / ")) : "");

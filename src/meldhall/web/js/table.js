@@ -139,7 +139,7 @@ function render() {
   $("scores-box").replaceChildren(scorePanel(obs, nm));
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm));
   const logBox = $("log");
-  logBox.replaceChildren(logPanel(obs.log, nm, mySeat));
+  logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total));
   logBox.scrollTop = logBox.scrollHeight;
   const status = $("status");
   status.replaceChildren();

@@ -1,0 +1,174 @@
+"""End to end in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Create a Classic Canasta table with three bots in the lobby, open the seat, play a full
+turn by clicking (draw, select cards, meld, discard), see a refused move's rule ID, and save
+screenshots under tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from meldhall import new_game
+from meldhall.cards import parse_card
+
+CHROMIUM = os.environ.get("MELDHALL_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
+
+
+def seed_with_a_first_meld() -> tuple[int, str]:
+    """A seed where seat 0 moves first and can meld (one meld) after drawing."""
+    for seed in range(1, 2000):
+        st = new_game("classic-canasta", players=4, seed=seed)
+        if st.to_act != (0,):
+            continue
+        st = st.apply_text("draw", 0)
+        melds = [str(a) for a in st.legal_actions(0)
+                 if str(a).startswith("meld ") and "," not in str(a)]
+        if melds:
+            return seed, min(melds, key=len)
+    raise AssertionError("no seed found")
+
+
+def rank_of(physical: str) -> str:
+    c = parse_card(physical)
+    s = str(c)
+    return "JK" if s == "JK" else s[:-1]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def test_play_a_turn_in_the_browser(server, browser, artifacts):
+    from playwright.sync_api import expect
+
+    seed, meld = seed_with_a_first_meld()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+
+    # the lobby: Classic Canasta, four players, seat 0 a person, three bots
+    page.goto(server.base + "/")
+    page.select_option("#game", "classic-canasta")
+    page.select_option("#players", "4")
+    page.fill("#seat-0-name", "Tester")
+    for i in (1, 2, 3):
+        page.select_option(f"#seat-{i}-who", "bot:heuristic")
+    page.select_option("#pause", "0.3")
+    page.fill("#seed", str(seed))
+    page.click("#create-btn")
+    expect(page.locator("#created")).to_contain_text("Table created")
+    expect(page.locator("#mine li")).to_have_count(1)
+    page.click("#open-my-seat")
+
+    # the table: my move, draw
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    expect(page.locator(".turn.mine")).to_be_visible()
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#log")).to_contain_text("draw")
+
+    # select the meld's cards in the hand, then its button appears
+    wanted = meld.split()[1:]
+    chosen: list[str] = []
+    hand = page.locator("#hand button.card-btn")
+    expect(hand).to_have_count(12)
+    cards = [hand.nth(i).get_attribute("data-card") for i in range(hand.count())]
+    for token in wanted:
+        card = next(c for c in cards if c not in chosen and rank_of(c) == token)
+        chosen.append(card)
+        page.click(f'#hand button[data-card="{card}"]')
+    for card in chosen:
+        expect(page.locator(f'#hand button[data-card="{card}"]')).to_have_attribute(
+            "aria-pressed", "true")
+    page.click(f'#actions button.primary[data-action="{meld}"]')
+    expect(page.locator("#melds")).to_contain_text(f"{wanted[0]} \u00d7")
+    expect(page.locator("#log")).to_contain_text(meld)
+
+    # discard: select one card, press the discard button shown for it
+    first = page.locator("#hand button.card-btn").first
+    first.click()
+    discard = page.locator('#actions button.primary[data-action^="discard"]').first
+    text = discard.get_attribute("data-action")
+    discard.click()
+    expect(page.locator("#log")).to_contain_text(text)
+
+    # the bots play; my move again: a refused move shows its rule ID
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=30000)
+    page.fill("#typed-action", "discard 4")
+    page.press("#typed-action", "Enter")
+    refusal = page.locator("#refusal")
+    expect(refusal).to_contain_text("Refused")
+    expect(refusal.locator(".rule")).to_have_text(re.compile(r"^CC-\d+\.\d+"))
+
+    # keyboard: a card is a button; Space selects it, Escape clears the selection
+    card = page.locator("#hand button.card-btn").first
+    card.focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#hand button.card-btn.selected")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(page.locator("#hand button.card-btn.selected")).to_have_count(0)
+    page.click("#sort-suit")
+    expect(page.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
+
+    page.screenshot(path=str(artifacts / "e2e_table.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(artifacts / "e2e_table_phone.png"), full_page=True)
+    page.goto(server.base + "/")
+    expect(page.locator("#mine li")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "e2e_lobby_phone.png"), full_page=True)
+    assert not errors, errors
+    page.close()
+
+
+def test_finished_game_download_and_replay(server, browser, artifacts):
+    from playwright.sync_api import expect
+
+    t = server.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic"}] * 4,
+                      seed=12, options={"target_score": 500}, bot_pause=0)
+    import time
+
+    deadline = time.monotonic() + 60
+    while not server.request("GET", f"/api/tables/{t['table']}",
+                             t["creator_token"]).json()["finished"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["spectator_url"])
+    expect(page.locator("#finished")).to_contain_text("Game over")
+    with page.expect_download() as dl:
+        page.click("#download-record")
+    path = dl.value.path()
+    import json
+
+    record = json.loads(Path(path).read_text())
+    assert record["format"] == "meldhall-record" and record["actions"]
+    page.click("#finished a")
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.click("#next")
+    expect(page.locator("#step-label")).to_contain_text("step 1 of")
+    page.keyboard.press("End")
+    expect(page.locator("#step-label")).to_contain_text(f"step {len(record['actions'])} of")
+    expect(page.locator("#sheet")).to_contain_text("Game over")
+    page.select_option("#seat", "1")
+    expect(page.locator("#hand-title")).to_contain_text("Hand of")
+    page.screenshot(path=str(artifacts / "e2e_replay.png"), full_page=True)
+    assert not errors, errors
+    page.close()
