@@ -13,6 +13,7 @@ Bots play their seats here, on the server, after a short pause so that people ca
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 from collections import deque
 import hmac
@@ -274,6 +275,11 @@ class TableManager:
             except Exception:   # a table that cannot be rebuilt must not stop the others
                 log.exception("table %s could not be rebuilt from its log", table_id)
         log.info("rebuilt %d unfinished table(s)", len(ids))
+        # fewer, shorter garbage-collector pauses: the rebuilt tables are long-lived, and
+        # building views allocates many short-lived dicts (no cycles)
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
         for t in list(self.tables.values()):
             self.kick(t)
 
