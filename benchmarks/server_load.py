@@ -81,13 +81,13 @@ async def play_seat(url: str, table: str, token: str, seat: int, think: float, s
         while time.monotonic() < stop and not finished.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, stop - time.monotonic()))
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 break
             now = time.monotonic()
             if raw.startswith('{"type":"state"'):
                 # cheap look first: the other seats' turns need no full parse
                 head = STATE_HEAD.search(raw)
-                if head and not head["finished"] == "true":
+                if head and head["finished"] != "true":
                     v = int(head["version"])
                     for sent_at in [k for k in waiting_version if k < v]:
                         stats.push.append(now - waiting_version.pop(sent_at))

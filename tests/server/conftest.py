@@ -67,7 +67,7 @@ class Server:
 
     def start(self, timeout: float = 60.0) -> Server:
         self.port = free_port()
-        log = open(self.log_path, "ab")
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the server process writes to it
         env = dict(os.environ)
         # compiled modules are cached (outside the work tree): later starts take ~1 s, not ~6
         env.pop("PYTHONDONTWRITEBYTECODE", None)

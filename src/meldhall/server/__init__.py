@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-__all__ = ["create_app", "Settings"]
+__all__ = ["Settings", "create_app"]
 
 
 def __getattr__(name: str):  # lazy: importing meldhall.server must not import fastapi

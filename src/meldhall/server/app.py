@@ -337,7 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         role: str | None = None
         try:
             first = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await send({"type": "error", "code": "timeout",
                         "message": "say hello with your token first"})
             await websocket.close(4408)
@@ -353,8 +353,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 err = ("malformed", describe_validation_error(exc))
             else:
                 if msg.type != "hello":
-                    err = ("malformed", "the first message must be "
-                           "{\"type\": \"hello\", \"token\": …}")
+                    err = ("malformed", ("the first message must be "
+                           "{\"type\": \"hello\", \"token\": …}"))
                 else:
                     r = t.role_of(msg.token)
                     if r is None:
@@ -388,7 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         await websocket.send_text(text_)
             except asyncio.CancelledError:
                 raise
-            except Exception:       # the socket went away; the receive loop ends too
+            except Exception:  # noqa: BLE001 - the socket went away; the receive loop ends too
                 conn.closed = True
 
         await locked_send({"type": "welcome", "table": t.id, "game": t.game, "role": role,
@@ -431,7 +431,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         await locked_send({"type": "refused", "id": msg.id, **exc.to_json()})
                     else:
                         await locked_send({"type": "accepted", "id": msg.id, "version": v})
-        except Exception as exc:  # noqa: BLE001 - a broken socket ends this connection only
+        except Exception as exc:
             if not _is_disconnect(exc):
                 log.exception("WebSocket of table %s failed", t.id)
         finally:
@@ -455,13 +455,13 @@ def _check_frame(text: str | None, data: bytes | None) -> tuple[str, str] | None
     if text is None:
         size = len(data or b"")
         if size > MAX_MESSAGE_BYTES:
-            return ("too_large", f"the message has {size} bytes; the limit is "
-                    f"{MAX_MESSAGE_BYTES}")
+            return ("too_large", (f"the message has {size} bytes; the limit is "
+                    f"{MAX_MESSAGE_BYTES}"))
         return ("malformed", "send JSON as text frames")
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > \
             MAX_MESSAGE_BYTES:
-        return ("too_large", f"the message has {len(text.encode('utf-8', 'surrogatepass'))} "
-                f"bytes; the limit is {MAX_MESSAGE_BYTES}")
+        return ("too_large", (f"the message has {len(text.encode('utf-8', 'surrogatepass'))} "
+                f"bytes; the limit is {MAX_MESSAGE_BYTES}"))
     return None
 
 

@@ -39,7 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
-__all__ = ["Storage", "TableRow", "SeatRow", "StaleVersion", "metadata"]
+__all__ = ["SeatRow", "StaleVersion", "Storage", "TableRow", "metadata"]
 
 metadata = MetaData()
 

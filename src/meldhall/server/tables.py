@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
-from collections import deque
 import hmac
 import json
 import logging
@@ -23,6 +22,7 @@ import random
 import secrets
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -37,7 +37,7 @@ from meldhall.server import views
 from meldhall.server.config import Settings
 from meldhall.server.storage import SeatRow, StaleVersion, Storage, TableRow
 
-__all__ = ["TableManager", "LiveTable", "Refusal", "hash_token", "new_token"]
+__all__ = ["LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
 
 log = logging.getLogger("meldhall.server")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from meldhall.game import State
 
-__all__ = ["public_view", "seat_view", "prompt_for", "recent_actions", "PRIVATE_FIELDS"]
+__all__ = ["PRIVATE_FIELDS", "prompt_for", "public_view", "recent_actions", "seat_view"]
 
 #: Observation fields that belong to the observing seat only, per the games' observation
 #: docs; they are emptied in the public view.  Any other field that differs between two seats'
