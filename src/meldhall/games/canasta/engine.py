@@ -609,7 +609,8 @@ class CanastaState(State):
     def _new(cls, options_class, players, seed, options, dealer, score_columns):
         """Build and deal a new game (the body of each game's ``new_game``)."""
         if options is None:
-            opts = options_class(player_count=players or 4)
+            # players=0 is refused like any other count out of range
+            opts = options_class(player_count=4 if players is None else players)
         elif isinstance(options, dict):
             data = dict(options)
             if players is not None:

@@ -19,11 +19,10 @@ Phases (``state.phase``):
 
 from __future__ import annotations
 
-import random
 
-from meldhall.cards import JOKER, Pack
-from meldhall.errors import IllegalActionError, OptionsError
-from meldhall.game import Action, Outcome
+from meldhall.cards import JOKER
+from meldhall.errors import IllegalActionError
+from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     NATURAL_RANKS,
     RAILROAD_PARSE_RULES,
@@ -93,6 +92,7 @@ class RailroadCanastaState(CanastaState):
 
     RULES = {
         "turn": "RR-5.1", "game_over": "RR-14.1", "discard": "RR-5.2", "meld_shape": "RR-6.1",
+        "deal": "RR-4.1", "stock_empty": "RR-12.2", "turn_start": "RR-5.2",
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
 
@@ -309,19 +309,7 @@ class RailroadCanastaState(CanastaState):
                 and self.kitty_open(seat, types))
 
     # ------------------------------------------------------------------ legality
-    def _plan(self, action: Action, seat: int | None):
-        self._seat_check(seat)
-        self._check_shape(action)
-        ph = self._phase
-        t = type(action)
-        if ph == GAME_OVER:
-            raise IllegalActionError("RR-14.1", "the game is over")
-        if t is Deal:
-            if ph != HAND_END:
-                raise IllegalActionError("RR-4.1", "the hand is still being played")
-            return None
-        if ph == HAND_END:
-            raise IllegalActionError("RR-4.1", "the hand is over: the next dealer deals ('deal')")
+    def _plan_phase(self, action: Action, t, ph: str):
         if ph == CHOICE:
             if t is GoOutNow:
                 if not self._can_go_out_on(self.turn, self._last_kind(), self.canasta_types(
@@ -345,21 +333,6 @@ class RailroadCanastaState(CanastaState):
                 "the kitty is taken after your discard" if t is Kitty else
                 "you go out by discarding your last card")
         if ph == DRAW:
-            if t is Draw:
-                if not self.stock:
-                    raise IllegalActionError(
-                        "RR-12.2", "the stock is empty: take the pile or pass (ending the hand)")
-                return None
-            if t is Take:
-                return self._plan_take(action)  # type: ignore[arg-type]
-            if t is Pass:
-                if self.stock:
-                    raise IllegalActionError("RR-5.2", "draw from the stock or take the pile")
-                if self.options.stock_end_take == "compulsory" and self._forced_take():
-                    raise IllegalActionError(
-                        "RR-12.2", "under compulsory stock-end takes you must take the pile: "
-                        "its top card fits your unfinished meld")
-                return None
             raise IllegalActionError(
                 "RR-5.2", "a turn begins by drawing from the stock ('draw') or taking the pile")
         # MELD phase
@@ -509,36 +482,16 @@ class RailroadCanastaState(CanastaState):
             raise IllegalActionError(problem[0], problem[1] + " (counting the pile's cards)")
         return used
 
-    def _takes(self) -> list[Take]:
-        """Every legal take of the pile for the seat in turn."""
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        if "takes" in c:
-            return c["takes"]
-        out: list[Take] = []
-        c["takes"] = out
-        if not self.pile:
-            return out
-        top = self.pile[-1]
-        r = self.pack.rank_of[top]
-        if r in (JOKER, TWO, 3):
-            return out
-        counts = self._counts()
+    def _take_candidates(self, r: int, counts) -> list[Take]:
+        """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
+        :meth:`_plan_take`."""
         seat = self.turn
         melded = self.has_melded(seat)
         tw, jk = counts[TWO], counts[JOKER]
-        cands: list[Take] = []
         if self.melds[seat][r] is not None:
-            cands.append(Take(r))
-            if counts[r] >= 2:
-                cands.append(Take(r, 2))
-            if counts[r] >= 1 and self.options.take_with_natural_and_wild:
-                if tw:
-                    cands.append(Take(r, 1, 1, 0))
-                if jk:
-                    cands.append(Take(r, 1, 0, 1))
+            cands = self._takes_onto_meld(r, counts, self.options.take_with_natural_and_wild)
         else:
+            cands = []
             lo_n = 1 if self.options.take_with_natural_and_wild else 2
             for n in range(min(counts[r], 6), lo_n - 1, -1):
                 max_w = 0 if r == SEVEN else min(self.options.wild_limit(n + 1), 6 - n)
@@ -552,27 +505,12 @@ class RailroadCanastaState(CanastaState):
                         sub[r] -= n
                         for extra in self._first_melds(sub, tw - t, jk - j):
                             cands.append(Take(r, n, t, j, extra))
-        for a in cands:
-            try:
-                self._plan_take(a)
-            except IllegalActionError:
-                continue
-            out.append(a)
-        return out
+        return cands
 
-    def _forced_take(self) -> bool:
+    def _take_forced(self) -> bool:
         """RR-12.2 under ``stock_end_take = "compulsory"``: the top card fits an unfinished
         meld (RR-8.5) and that take is legal."""
-        if not self.pile or self.pile_frozen:
-            return False
-        r = self.pack.rank_of[self.pile[-1]]
-        if r in (JOKER, TWO, 3) or self.melds[self.turn][r] is None:
-            return False
-        try:
-            self._plan_take(Take(r))
-        except IllegalActionError:
-            return False
-        return True
+        return self.options.stock_end_take == "compulsory" and self._forced_take()
 
     # -- melding -----------------------------------------------------------------------------
     def _first_melds(self, counts, twos: int, jokers: int, *, sevens_only: bool = False):
@@ -723,25 +661,13 @@ class RailroadCanastaState(CanastaState):
         return None
 
     # ------------------------------------------------------------------ legal actions
-    def _legal(self) -> list[Action]:
-        ph = self._phase
-        if ph == DRAW:
-            out: list[Action] = []
-            if self.stock:
-                out.append(_DRAW)
-            out.extend(self._takes())
-            if not self.stock and not (self.options.stock_end_take == "compulsory"
-                                       and self._forced_take()):
-                out.append(_PASS)
-            return out
+    def _legal_phase(self, ph: str) -> list[Action]:
         if ph == MELD:
             return self._meld_actions()
         if ph == KITTY:
             return [_KITTY, _PASS]
         if ph == CHOICE:
             return [a for a in (_OUT, _KITTY) if self.is_legal(a)]
-        if ph == HAND_END:
-            return [_DEAL]
         return []
 
     def _meld_actions(self) -> list[Action]:
@@ -809,12 +735,7 @@ class RailroadCanastaState(CanastaState):
                     out.append(d)
                 else:
                     slow.append(d)
-        for a in slow:
-            try:
-                self._plan(a, None)
-            except IllegalActionError:
-                continue
-            out.append(a)
+        out.extend(self._filter_legal(slow))
         return out
 
     def _locked_now(self) -> bool:
@@ -827,47 +748,31 @@ class RailroadCanastaState(CanastaState):
         return v
 
     # ------------------------------------------------------------------ apply
-    def _apply_checked(self, action: Action, plan):
-        s = self._copy()
-        t = type(action)
-        seat = self.to_act[0] if self.to_act else -1
-        text = str(action)
-        if t is Deal:
-            s._log(seat, text)
-            s.hand_no += 1
-            s.dealer = (s.dealer + 1) % s.players
-            s._start_hand()
-            return s
+    def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
         if t is Draw:
-            placed, _ = s._draw_cards(seat, self.options.stock_draw,
-                                      self.options.red_three_replacement)
-            s._log(seat, text, ("places " + " ".join(placed)) if placed else "")
-            s._enter_meld()
-            return s
-        if t is Take:
-            s._do_take(action, text)
-            return s
-        if t is Pass:
-            s._log(seat, text)
-            if self._phase == KITTY:
-                s._begin_turn((seat + 1) % s.players)
+            placed, _ = self._draw_cards(seat, self.options.stock_draw,
+                                         self.options.red_three_replacement)
+            self._log(seat, text, ("places " + " ".join(placed)) if placed else "")
+            self._enter_meld()
+        elif t is Take:
+            self._do_take(action, text)
+        elif t is Pass:
+            self._log(seat, text)
+            if phase == KITTY:
+                self._begin_turn((seat + 1) % self.players)
             else:
-                s._end_hand("stock_exhausted", None)
-            return s
-        if t is Kitty:
-            s._do_kitty(text)
-            return s
-        if t is GoOutNow:
-            s._log(seat, text)
-            s._end_hand("went_out", seat)
-            return s
-        if t is Discard:
-            s._do_discard(action.kind, text)
-            return s
-        if t is Meld or t is Add:
-            s._do_meld(action, text)
-            return s
-        raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
+                self._end_hand("stock_exhausted", None)
+        elif t is Kitty:
+            self._do_kitty(text)
+        elif t is GoOutNow:
+            self._log(seat, text)
+            self._end_hand("went_out", seat)
+        elif t is Discard:
+            self._do_discard(action.kind, text)
+        elif t is Meld or t is Add:
+            self._do_meld(action, text)
+        else:
+            raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
 
     def _place(self, seat: int, rank: int, mask: int, n: int, t: int, j: int, *,
                new: bool = False) -> str | None:
@@ -1003,17 +908,11 @@ class RailroadCanastaState(CanastaState):
         self._begin_turn((seat + 1) % self.players)
 
     # ------------------------------------------------------------------ scoring
-    def _end_hand(self, how: str, went_out: int | None) -> None:
-        """Score the hand (RR-13) and decide whether the game ends (RR-14)."""
+    def _score_hand(self, how: str, went_out: int | None):
+        """Score the hand (RR-13); the game ends by RR-14."""
         from meldhall.games.railroad_canasta.scoring import score_hand
 
-        self.went_out = went_out
-        results, new_scores = score_hand(self, how, went_out)
-        self.scores = new_scores
-        game_over, winners = self._game_result(new_scores)
-        self._outcome = Outcome(self.hand_no, how, went_out, results, game_over, winners)
-        self._phase = GAME_OVER if game_over else HAND_END
-        self._cache = None
+        return score_hand(self, how, went_out)
 
     # ------------------------------------------------------------------ text, observation
     def parse_action(self, text: str) -> Action:
@@ -1046,32 +945,7 @@ def new_game(
     Raises:
         OptionsError: unknown option or bad value.
     """
-    if options is None:
-        # RR-1.2: players=0 is refused like any other count outside 2..max_players
-        opts = RailroadCanastaOptions(player_count=4 if players is None else players)
-    elif isinstance(options, dict):
-        data = dict(options)
-        if players is not None:
-            data["player_count"] = players
-        opts = RailroadCanastaOptions.from_json(data)
-    else:
-        opts = options
-        if players is not None and players != opts.player_count:
-            opts = opts.with_values(player_count=players)
-    if not isinstance(seed, int):
-        raise OptionsError(f"seed must be an integer, not {seed!r}")
-    s = RailroadCanastaState.blank()
-    s.options = opts
-    s.pack = Pack.get(opts.decks, opts.jokers)
-    s.seed = seed
-    s.scores = (0,) * opts.player_count
-    s.hand_no = 0
-    if dealer is None:
-        dealer = random.Random(seed ^ 0x5EED).randrange(opts.player_count)
-    elif not 0 <= dealer < opts.player_count:
-        raise OptionsError(f"dealer must be a seat 0..{opts.player_count - 1}, not {dealer}")
-    s.dealer = dealer
-    s.log = None
-    s._start_hand()
-    return s
+    # RR-1.2: players=0 is refused like any other count outside 2..max_players
+    return RailroadCanastaState._new(RailroadCanastaOptions, players, seed, options, dealer,
+                                     lambda o: o.player_count)
 
