@@ -19,38 +19,16 @@ Phases (``state.phase``):
 
 from __future__ import annotations
 
-
 from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
-    NATURAL_RANKS,
-    RAILROAD_PARSE_RULES,
-    TWO,
-    Add,
-    Deal,
-    Discard,
-    Draw,
-    GoOutNow,
-    Kitty,
-    Meld,
-    MeldSpec,
-    Pass,
-    Take,
-    format_kind,
-    parse_canasta_action,
+    NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Deal, Discard, Draw, GoOutNow, Kitty, Meld,
+    MeldSpec, Pass, Take, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
-    NO_MELDS,
-    CanastaMeld,
-    CanastaState,
-    hand_seed,
-    interned_add,
-    interned_meld,
-    plural,
-    set_item,
-    used_counts,
-    wild_splits,
+    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, plural, set_item,
+    used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.railroad_canasta.options import CANASTA_TYPES, RailroadCanastaOptions
