@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from meldhall.cards import JOKER, Pack
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, State
+from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.canasta.actions import (
     TWO,
     Add,
@@ -153,6 +154,7 @@ def _bad_counts(*values: int) -> bool:
 
 
 _DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
+_VALUES = CLASSIC_VALUES  # the card values are the same in both canasta games
 _ADDS: dict = {}
 _SINGLE_MELDS: dict = {}
 _PARTNERS: dict = {}
@@ -301,6 +303,21 @@ class CanastaState(State):
         """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
         return self.pack.cards[self.pile[-1]] if self.pile else None
 
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat whose decision is awaited: the seat in turn, the one another phase names
+        (:meth:`_phase_actor`), or the next dealer at the end of a hand."""
+        ph = self._phase
+        if ph in self.TURN_PHASES:
+            return (self.turn,)
+        if ph == "hand_end":
+            return ((self.dealer + 1) % self.players,)
+        who = self._phase_actor(ph)
+        return () if who is None else (who,)
+
+    def _phase_actor(self, phase: str) -> int | None:
+        return None
+
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other seats of ``seat``'s side."""
         key = (self.side_of, seat)
@@ -390,6 +407,49 @@ class CanastaState(State):
             raise IllegalActionError(
                 self.RULES.get(key, key), f"you hold {held if held else 'no'} {kind_name(kind)}"
                 + ("s" if held != 1 else "") + f", not {count}")
+
+    def _check_minimum(self, seat: int, used, key: str, upcard_rank: int | None = None) -> None:
+        """A first melding must reach the minimum count: the cards from hand in ``used`` plus
+        the upcard of a take (CC-7.1/CC-7.4, RR-7.1/RR-7.3)."""
+        minimum = self.minimum_for(seat)
+        total = sum(used[k] * _VALUES[k] for k in range(14))
+        if upcard_rank is not None:
+            total += _VALUES[upcard_rank]
+        if total < minimum:
+            where = ("this counts {t} (only the upcard and cards from your hand count)"
+                     if upcard_rank is not None else "these melds count {t}")
+            raise self._err(key, f"the first melding needs a count of {minimum}; "
+                            + where.format(t=total))
+
+    def minimum_for(self, seat: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _top_rank(self) -> int:
+        """The upcard's rank if the pile may be taken at all: not empty, no wild card, black
+        three or red three on top (CC-8.2, RR-8.2)."""
+        if not self.pile:
+            raise self._err("pile_empty", "the discard pile is empty")
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO):
+            raise self._err("pile_blocked", "a wild card is on top of the pile: nobody may take "
+                            "it this turn")
+        if r == 3:
+            if (self.pack.red_threes >> top) & 1:
+                raise self._err("pile_blocked", "a red three is on top of the pile: it cannot "
+                                "be taken")
+            raise self._err("pile_blocked", "a black three is on top of the pile: nobody may "
+                            "take it this turn")
+        return r
+
+    def _reset_hand(self, side_of: tuple[int, ...], nsides: int) -> None:
+        """Clear the table for a new hand (sides, melds, what is known, the outcome)."""
+        self.side_of = side_of
+        self.nsides = nsides
+        self.melds = (NO_MELDS,) * nsides
+        self.known = (0,) * self.players
+        self.went_out = None
+        self._outcome = None
 
     def _need_all(self, counts, used, key: str) -> None:
         for k in range(14):
@@ -604,6 +664,34 @@ class CanastaState(State):
 
     def _score_hand(self, how: str, went_out: int | None):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    @classmethod
+    def new_game_function(cls, options_class, score_columns, *, title: str, counts: str,
+                          dealer_rule: str):
+        """Build the game module's ``new_game(players=None, seed=0, options=None, *,
+        dealer=None)`` with its documentation."""
+
+        def new_game(players: int | None = None, seed: int = 0, options=None, *,
+                     dealer: int | None = None):
+            return cls._new(options_class, players, seed, options, dealer, score_columns)
+
+        new_game.__doc__ = f"""Start a {title} game and deal its first hand.
+
+        Args:
+            players: {counts} (overrides ``options.player_count``).
+            seed: integer seed; the same seed and actions give the identical game.
+            options: a :class:`{options_class.__name__}` or a dict of option names to values.
+            dealer: first dealer's seat; drawn at random from the seed if ``None``
+                ({dealer_rule}).
+
+        Returns:
+            The state at the start of the first hand (the player to the dealer's left acts).
+
+        Raises:
+            OptionsError: unknown option or bad value.
+        """
+        new_game.__qualname__ = "new_game"
+        return new_game
 
     @classmethod
     def _new(cls, options_class, players, seed, options, dealer, score_columns):

@@ -95,19 +95,12 @@ class ClassicCanastaState(CanastaState):
     RULES = {
         "turn": "CC-5.8", "turn_consent": "CC-10.5", "game_over": "CC-13.2",
         "discard": "CC-5.2", "meld_shape": "CC-6.1", "deal": "CC-4.2",
-        "stock_empty": "CC-11.3", "turn_start": "CC-5.2",
+        "stock_empty": "CC-11.3", "turn_start": "CC-5.2", "minimum": "CC-7.1",
+        "minimum_take": "CC-7.4", "pile_empty": "CC-8.1", "pile_blocked": "CC-8.2",
     }
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """The seat whose decision is awaited (the asked partner in ``consent``)."""
-        if self._phase in (DRAW, MELD):
-            return (self.turn,)
-        if self._phase == CONSENT:
-            return (self.asker_partner,)
-        if self._phase == HAND_END:
-            return ((self.dealer + 1) % self.players,)
-        return ()
+    def _phase_actor(self, phase: str) -> int | None:
+        return self.asker_partner if phase == CONSENT else None  # CC-10.5
 
     def side_has_melded(self, side: int) -> bool:
         """True once the side has any meld this hand (red threes do not count, CC-9.2)."""
@@ -153,18 +146,12 @@ class ClassicCanastaState(CanastaState):
         return None
 
     def _start_hand(self) -> None:
-        n = self.players
-        opts = self.options
-        self.side_of = _initial_sides(opts)
-        self.nsides = max(self.side_of) + 1
-        self.melds = tuple((None,) * 14 for _ in range(self.nsides))
-        self.known = (0,) * n
+        sides = _initial_sides(self.options)
+        self._reset_hand(sides, max(sides) + 1)
         self.seat_melded = 0
         self.first_taker = None
-        self.went_out = None
-        self._outcome = None
         self._deal(hand_seed(self.seed, self.hand_no))
-        self._begin_turn((self.dealer + 1) % n)
+        self._begin_turn((self.dealer + 1) % self.players)
 
     def _begin_turn(self, seat: int) -> None:
         """Start ``seat``'s turn (CC-5.1); with the stock empty apply CC-11.3."""
@@ -263,23 +250,9 @@ class ClassicCanastaState(CanastaState):
         raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
     # -- the pile ----------------------------------------------------------------------------
-    def _top_checks(self) -> int:
-        if not self.pile:
-            raise IllegalActionError("CC-8.1", "the discard pile is empty")
-        top = self.pile[-1]
-        r = self.pack.rank_of[top]
-        if r in (JOKER, TWO):
-            raise IllegalActionError(
-                "CC-8.2", "a wild card is on top of the pile: nobody may take it this turn")
-        if r == 3:
-            raise IllegalActionError(
-                "CC-8.2", "a black three is on top of the pile: it cannot be taken this turn "
-                "(CC-8.10)")
-        return r
-
     def _plan_take(self, a: Take):
         opts = self.options
-        r = self._top_checks()
+        r = self._top_rank()
         if a.rank != r:
             raise IllegalActionError(
                 "CC-8.5", f"the upcard is a {format_kind(r)}: the natural cards melded with it "
@@ -362,12 +335,7 @@ class ClassicCanastaState(CanastaState):
             new_meld_cards = n + w + 1
         self._check_specs(a.extra, exclude_rank=r)
         if not melded:
-            minimum = self.minimum_for(seat)
-            total = V[r] + sum(used[k] * V[k] for k in range(14))
-            if total < minimum:
-                raise IllegalActionError(
-                    "CC-7.4", f"your side's first melding needs a count of {minimum}; this "
-                    f"counts {total} (only the upcard and cards from your hand count)")
+            self._check_minimum(seat, used, "minimum_take", upcard_rank=r)
         # Hand size after the whole pile has joined the hand (CC-5.7, CC-8.7, CC-8.8).
         h = sum(counts)
         pile_rest = self.pile[:-1]
@@ -489,12 +457,7 @@ class ClassicCanastaState(CanastaState):
             if used[k] > counts[k]:
                 self._need(counts, k, used[k], "CC-6.5")
         if not melded:
-            minimum = self.minimum_for(seat)
-            total = sum(used[k] * V[k] for k in range(14))
-            if total < minimum:
-                raise IllegalActionError(
-                    "CC-7.1", f"your side's first melding needs a count of {minimum}; these "
-                    f"melds count {total}")
+            self._check_minimum(seat, used, "minimum")
         left = sum(counts) - sum(used)
         canastas_after = self.canastas(side) + sum(1 for s in specs if s.size >= 7)
         counts_after = [counts[k] - used[k] for k in range(14)]
@@ -1126,27 +1089,7 @@ def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-def new_game(
-    players: int | None = None,
-    seed: int = 0,
-    options: ClassicCanastaOptions | dict | None = None,
-    *,
-    dealer: int | None = None,
-) -> ClassicCanastaState:
-    """Start a Classic Canasta game and deal its first hand.
-
-    Args:
-        players: 2, 3, 4 or 6 (overrides ``options.player_count``).
-        seed: integer seed; the same seed and actions give the identical game.
-        options: a :class:`ClassicCanastaOptions` or a dict of option names to values.
-        dealer: first dealer's seat; drawn at random from the seed if ``None`` (CC-4.1).
-
-    Returns:
-        The state at the start of the first hand (the first player to act: dealer's left).
-
-    Raises:
-        OptionsError: unknown option or bad value.
-    """
-    return ClassicCanastaState._new(
-        ClassicCanastaOptions, players, seed, options, dealer,
-        lambda o: o.player_count if o.cutthroat else max(_initial_sides(o)) + 1)
+new_game = ClassicCanastaState.new_game_function(
+    ClassicCanastaOptions,
+    lambda o: o.player_count if o.cutthroat else max(_initial_sides(o)) + 1,
+    title="Classic Canasta", counts="2, 3, 4 or 6", dealer_rule="CC-4.1")

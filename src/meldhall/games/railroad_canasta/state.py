@@ -71,19 +71,12 @@ class RailroadCanastaState(CanastaState):
     RULES = {
         "turn": "RR-5.1", "game_over": "RR-14.1", "discard": "RR-5.2", "meld_shape": "RR-6.1",
         "deal": "RR-4.1", "stock_empty": "RR-12.2", "turn_start": "RR-5.2",
+        "minimum": "RR-7.1", "minimum_take": "RR-7.3", "pile_empty": "RR-8.1",
+        "pile_blocked": "RR-8.2",
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
 
     # ------------------------------------------------------------------ views
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """The seat whose decision is awaited."""
-        if self._phase in self.TURN_PHASES:
-            return (self.turn,)
-        if self._phase == HAND_END:
-            return ((self.dealer + 1) % self.players,)
-        return ()
-
     def has_melded(self, seat: int) -> bool:
         """True once ``seat`` has melded this hand (RR-7.1)."""
         return self.melds[seat] != NO_MELDS or bool(self.closed[seat])
@@ -158,14 +151,9 @@ class RailroadCanastaState(CanastaState):
 
     def _start_hand(self) -> None:
         n = self.players
-        self.side_of = tuple(range(n))
-        self.nsides = n
-        self.melds = (NO_MELDS,) * n
+        self._reset_hand(tuple(range(n)), n)  # RR-1.1: everyone plays alone
         self.closed = ((),) * n
-        self.known = (0,) * n
         self.kitty_taken = 0
-        self.went_out = None
-        self._outcome = None
         self._deal(hand_seed(self.seed, self.hand_no))
         self._begin_turn((self.dealer + 1) % n)
 
@@ -349,22 +337,6 @@ class RailroadCanastaState(CanastaState):
         return h > 0 and c[SEVEN] == h and self._locked_now()
 
     # -- taking the pile ---------------------------------------------------------------------
-    def _top_rank(self) -> int:
-        if not self.pile:
-            raise IllegalActionError("RR-8.1", "the discard pile is empty")
-        top = self.pile[-1]
-        r = self.pack.rank_of[top]
-        if r in (JOKER, TWO):
-            raise IllegalActionError(
-                "RR-8.2", "a wild card is on top of the pile: nobody may take it")
-        if r == 3:
-            if (self.pack.red_threes >> top) & 1:
-                raise IllegalActionError("RR-8.2", "a red three on top of the pile: it cannot "
-                                         "be taken (RR-4.8)")
-            raise IllegalActionError(
-                "RR-8.2", "a black three is on top of the pile: nobody may take it this turn")
-        return r
-
     def _plan_take(self, a: Take):
         opts = self.options
         r = self._top_rank()
@@ -442,12 +414,7 @@ class RailroadCanastaState(CanastaState):
             if s.size == 7:
                 closing.append(canasta_type(s.rank, s.naturals, s.wilds))
         if not melded:
-            minimum = self.minimum_for(seat)
-            total = V[r] + sum(used[k] * V[k] for k in range(14))
-            if total < minimum:
-                raise IllegalActionError(
-                    "RR-7.3", f"your first melding needs a count of {minimum}; this counts "
-                    f"{total} (only the upcard and cards from your hand count)")
+            self._check_minimum(seat, used, "minimum_take", upcard_rank=r)
         # Hand-size rules on the hand after the whole pile has joined it (RR-8.6).
         after = [counts[k] - used[k] for k in range(14)]
         red = self.pack.red_threes
@@ -545,12 +512,7 @@ class RailroadCanastaState(CanastaState):
         used = used_counts(a)
         self._need_all(counts, used, "RR-6.1")
         if not melded:
-            minimum = self.minimum_for(seat)
-            total = sum(used[k] * V[k] for k in range(14))
-            if total < minimum:
-                raise IllegalActionError(
-                    "RR-7.1", f"your first melding needs a count of {minimum}; these melds "
-                    f"count {total}")
+            self._check_minimum(seat, used, "minimum")
         after = [counts[k] - used[k] for k in range(14)]
         if not forced:
             problem = self._leave_problem(seat, after, self._closing_of(specs), counts)
@@ -905,25 +867,6 @@ class RailroadCanastaState(CanastaState):
         return RailroadCanastaObservation.from_state(self, seat)
 
 
-def new_game(
-    players: int | None = None,
-    seed: int = 0,
-    options: RailroadCanastaOptions | dict | None = None,
-    *,
-    dealer: int | None = None,
-) -> RailroadCanastaState:
-    """Start a Railroad Canasta game and deal its first hand.
-
-    Args:
-        players: 2 to 8 (overrides ``options.player_count``).
-        seed: integer seed; the same seed and actions give the identical game.
-        options: a :class:`RailroadCanastaOptions` or a dict of option names to values.
-        dealer: first dealer's seat; drawn at random from the seed if ``None`` (RR-4.1).
-
-    Raises:
-        OptionsError: unknown option or bad value.
-    """
-    # RR-1.2: players=0 is refused like any other count outside 2..max_players
-    return RailroadCanastaState._new(RailroadCanastaOptions, players, seed, options, dealer,
-                                     lambda o: o.player_count)
-
+new_game = RailroadCanastaState.new_game_function(
+    RailroadCanastaOptions, lambda o: o.player_count,
+    title="Railroad Canasta", counts="2 to 8", dealer_rule="RR-4.1")
