@@ -442,6 +442,28 @@ class CanastaState(State):
                             "take it this turn")
         return r
 
+    def _take_route(self, r: int, n: int, w: int, counts, frozen: bool, wild_ok: bool) -> str:
+        """How a take onto the existing meld of the upcard's rank is made: ``"upcard"`` alone
+        (unfrozen pile only), a natural ``"pair"``, or a natural and a ``"wild"`` card (unfrozen
+        pile, where the game allows it) (CC-8.5, CC-8.6; RR-8.4, RR-8.5, RR-8.7)."""
+        name = format_kind(r)
+        if n == 0 and w == 0:
+            if frozen:
+                raise self._err("take_frozen", f"the pile is frozen: taking it needs a natural "
+                                 f"pair of {name}s (you hold {counts[r] or 'no'} {name})")
+            return "upcard"
+        if n == 2 and w == 0:
+            return "pair"
+        if n == 1 and w == 1 and wild_ok:
+            if frozen:
+                raise self._err("take_wild_frozen", f"the pile is frozen: taking it needs a "
+                                f"natural pair of {name}s, not a wild card")
+            return "wild"
+        raise self._err("take_wild" if w else "take_route",
+                        f"with a meld of {name}s on the table the pile is taken with two natural "
+                        f"{name}s" + (", one natural and one wild card," if wild_ok else "")
+                        + " or by adding the upcard alone ('take')")
+
     def _reset_hand(self, side_of: tuple[int, ...], nsides: int) -> None:
         """Clear the table for a new hand (sides, melds, what is known, the outcome)."""
         self.side_of = side_of

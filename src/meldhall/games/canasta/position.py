@@ -80,13 +80,24 @@ class PositionCodec:
     """Dump and load the canasta fields of a state; subclass per game."""
 
     game = ""
-    phases: tuple[str, ...] = ()
+
+    def _package(self):
+        from meldhall import game_module
+
+        return game_module(self.game)
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The game's phase names."""
+        return self._package().PHASES
 
     def state_class(self):
-        raise NotImplementedError
+        """The game's state class."""
+        return self._package().STATE
 
     def options_class(self):
-        raise NotImplementedError
+        """The game's options class."""
+        return self._package().Options
 
     def nsides(self, opts, side_of) -> int:
         return max(side_of) + 1

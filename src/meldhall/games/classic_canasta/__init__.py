@@ -1,13 +1,16 @@
 """Classic Canasta for 2, 3, 4 and 6 players (docs/rules/classic-canasta.md)."""
 
 from meldhall.games.classic_canasta.options import PRESETS, ClassicCanastaOptions
+from meldhall.games.classic_canasta.state import _PHASES as PHASES
 from meldhall.games.classic_canasta.state import ClassicCanastaState, new_game
 
 NAME = "classic-canasta"
 PLAYER_COUNTS = (2, 3, 4, 6)
 RULE_PREFIX = "CC"
 RULES_FILE = "classic-canasta.md"
+STATE = ClassicCanastaState
 Options = ClassicCanastaOptions
 
-__all__ = ["ClassicCanastaOptions", "ClassicCanastaState", "new_game", "PRESETS", "NAME",
+__all__ = ["ClassicCanastaOptions", "ClassicCanastaState", "new_game", "PRESETS", "NAME", "PHASES",
+           "STATE",
            "PLAYER_COUNTS", "Options"]

@@ -12,22 +12,6 @@ __all__ = ["dump_position", "load_position"]
 class _ClassicCodec(PositionCodec):
     game = "classic-canasta"
 
-    @property
-    def phases(self):  # type: ignore[override]
-        from meldhall.games.classic_canasta.state import _PHASES
-
-        return _PHASES
-
-    def state_class(self):
-        from meldhall.games.classic_canasta.state import ClassicCanastaState
-
-        return ClassicCanastaState
-
-    def options_class(self):
-        from meldhall.games.classic_canasta.options import ClassicCanastaOptions
-
-        return ClassicCanastaOptions
-
     def nsides(self, opts, side_of) -> int:
         return 3 if opts.cutthroat else max(side_of) + 1
 

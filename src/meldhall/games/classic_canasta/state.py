@@ -97,6 +97,8 @@ class ClassicCanastaState(CanastaState):
         "discard": "CC-5.2", "meld_shape": "CC-6.1", "deal": "CC-4.2",
         "stock_empty": "CC-11.3", "turn_start": "CC-5.2", "minimum": "CC-7.1",
         "minimum_take": "CC-7.4", "pile_empty": "CC-8.1", "pile_blocked": "CC-8.2",
+        "take_frozen": "CC-8.5", "take_wild_frozen": "CC-8.5", "take_wild": "CC-8.6",
+        "take_route": "CC-8.6",
     }
 
     def _phase_actor(self, phase: str) -> int | None:
@@ -282,30 +284,11 @@ class ClassicCanastaState(CanastaState):
                 self._need(counts, k, used[k], "CC-8.5" if k == r else "CC-7.4")
         top_rank_name = format_kind(r)
         if existing is not None:
-            if n == 0 and w == 0:
-                if frozen:
-                    raise IllegalActionError(
-                        "CC-8.5", f"the pile is frozen; taking it needs a natural pair of "
-                        f"{top_rank_name}s (you hold {counts[r] or 'no'} {top_rank_name})")
-            elif n == 2 and w == 0:
-                pass
-            elif n == 1 and w == 1:
-                if frozen:
-                    raise IllegalActionError(
-                        "CC-8.5", f"the pile is frozen; taking it needs a natural pair of "
-                        f"{top_rank_name}s, not a wild card")
-                if not opts.unfrozen_take_with_wild:
-                    raise IllegalActionError(
-                        "CC-8.6", "under these rules the pile is taken with a natural pair or "
-                        "by adding the upcard to your meld, not with a wild card")
-                if not meld_ok(existing.naturals + 2, existing.wilds + 1, opts.wild_ratio):
-                    raise IllegalActionError(
-                        "CC-6.2", f"your meld of {top_rank_name}s cannot take another wild card")
-            else:
+            route = self._take_route(r, n, w, counts, frozen, opts.unfrozen_take_with_wild)
+            if route == "wild" and not meld_ok(existing.naturals + 2, existing.wilds + 1,
+                                               opts.wild_ratio):
                 raise IllegalActionError(
-                    "CC-8.6", f"your side has a meld of {top_rank_name}s: take the pile with two "
-                    f"natural {top_rank_name}s, one natural and one wild card, or the upcard "
-                    "alone ('take')")
+                    "CC-6.2", f"your meld of {top_rank_name}s cannot take another wild card")
             new_meld_cards = 0
         else:
             if n == 0 and w == 0:

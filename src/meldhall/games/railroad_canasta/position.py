@@ -18,22 +18,6 @@ __all__ = ["dump_position", "load_position"]
 class _RailroadCodec(PositionCodec):
     game = "railroad-canasta"
 
-    @property
-    def phases(self):  # type: ignore[override]
-        from meldhall.games.railroad_canasta.state import PHASES
-
-        return PHASES
-
-    def state_class(self):
-        from meldhall.games.railroad_canasta.state import RailroadCanastaState
-
-        return RailroadCanastaState
-
-    def options_class(self):
-        from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
-
-        return RailroadCanastaOptions
-
     def score_columns(self, opts) -> int:
         return opts.player_count
 

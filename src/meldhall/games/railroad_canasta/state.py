@@ -72,7 +72,8 @@ class RailroadCanastaState(CanastaState):
         "turn": "RR-5.1", "game_over": "RR-14.1", "discard": "RR-5.2", "meld_shape": "RR-6.1",
         "deal": "RR-4.1", "stock_empty": "RR-12.2", "turn_start": "RR-5.2",
         "minimum": "RR-7.1", "minimum_take": "RR-7.3", "pile_empty": "RR-8.1",
-        "pile_blocked": "RR-8.2",
+        "pile_blocked": "RR-8.2", "take_frozen": "RR-8.5", "take_wild_frozen": "RR-8.7",
+        "take_wild": "RR-8.7", "take_route": "RR-8.4",
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
 
@@ -361,26 +362,11 @@ class RailroadCanastaState(CanastaState):
         closing: list[str] = []
         if open_m is not None:
             size = open_m.size
-            if n == 0 and w == 0:
-                if frozen:
-                    raise IllegalActionError(
-                        "RR-8.5", f"the pile is frozen: taking it needs a natural pair of "
-                        f"{name}s (you hold {counts[r] or 'no'} {name})")
-            elif n == 2 and w == 0:
-                pass
-            elif n == 1 and w == 1 and opts.take_with_natural_and_wild:
-                if frozen:
-                    raise IllegalActionError(
-                        "RR-8.7", "a frozen pile is taken only with a natural pair")
-                if w > self._wild_room(r, open_m.naturals + 2, open_m.wilds, size + 2):
-                    raise IllegalActionError("RR-6.3" if r == SEVEN else "RR-6.2",
-                                             f"your meld of {name}s cannot take another "
-                                             "wild card")
-            else:
-                raise IllegalActionError(
-                    "RR-8.7" if w else "RR-8.4",
-                    f"you have an unfinished meld of {name}s: take the pile with two natural "
-                    f"{name}s or by adding the upcard alone ('take')")
+            route = self._take_route(r, n, w, counts, frozen, opts.take_with_natural_and_wild)
+            if route == "wild" and w > self._wild_room(r, open_m.naturals + 2, open_m.wilds,
+                                                       size + 2):
+                raise IllegalActionError("RR-6.3" if r == SEVEN else "RR-6.2",
+                                         f"your meld of {name}s cannot take another wild card")
             added = n + w + 1
             if size + added > 7:
                 raise IllegalActionError(
