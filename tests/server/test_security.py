@@ -25,7 +25,7 @@ FORBIDDEN_KEYS = {"seed", "stock", "hands", "kitties", "position"}
 
 GAMES = [
     ("classic-canasta", {"target_score": 500}, ["heuristic", "random", "heuristic", "random"]),
-    ("railroad-canasta", {"target_score": 600}, ["heuristic", "random", "heuristic"]),
+    ("railroad-canasta", {"target_score": 300}, ["heuristic", "random", "heuristic"]),
     ("shanghai-rummy", {"deals": 7, "max_stock_rebuilds": 0}, ["heuristic", "random", "heuristic"]),
 ]
 
