@@ -361,14 +361,18 @@ class CanastaState(State):
     def _side(self) -> int:
         return self.side_of[self.turn]
 
-    def _counts(self) -> list[int]:
+    def _cached(self, key: str, compute):
+        """A value computed once per state (states never change, so caching is safe)."""
         c = self._cache
         if c is None:
             c = self._cache = {}
-        cnt = c.get("counts")
-        if cnt is None:
-            cnt = c["counts"] = self.hand_counts(self.turn)
-        return cnt
+        v = c.get(key)
+        if v is None:
+            v = c[key] = compute()
+        return v
+
+    def _counts(self) -> list[int]:
+        return self._cached("counts", lambda: self.hand_counts(self.turn))
 
     def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
         """Choose ``count`` physical cards of ``kind`` from ``hand``, cards outside ``avoid``

@@ -4,13 +4,12 @@ from meldhall.games.classic_canasta.options import PRESETS, ClassicCanastaOption
 from meldhall.games.classic_canasta.state import _PHASES as PHASES
 from meldhall.games.classic_canasta.state import ClassicCanastaState, new_game
 
-NAME = "classic-canasta"
-PLAYER_COUNTS = (2, 3, 4, 6)
+NAME = "classic-canasta"  #: the game's registry name
+PLAYER_COUNTS = (2, 3, 4, 6)  #: CC-1.1
 RULE_PREFIX = "CC"
 RULES_FILE = "classic-canasta.md"
 STATE = ClassicCanastaState
 Options = ClassicCanastaOptions
 
-__all__ = ["ClassicCanastaOptions", "ClassicCanastaState", "new_game", "PRESETS", "NAME", "PHASES",
-           "STATE",
-           "PLAYER_COUNTS", "Options"]
+__all__ = ["ClassicCanastaOptions", "ClassicCanastaState", "new_game", "PRESETS", "NAME",
+           "PHASES", "STATE", "PLAYER_COUNTS", "Options", "RULE_PREFIX", "RULES_FILE"]

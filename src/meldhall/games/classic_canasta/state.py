@@ -21,31 +21,11 @@ from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError, NotationError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
-    NATURAL_RANKS,
-    TWO,
-    Add,
-    Answer,
-    Ask,
-    Deal,
-    Discard,
-    Draw,
-    GoOut,
-    Meld,
-    MeldSpec,
-    Pass,
-    Take,
-    format_kind,
-    parse_canasta_action,
+    NATURAL_RANKS, TWO, Add, Answer, Ask, Deal, Discard, Draw, GoOut, Meld, MeldSpec, Pass, Take,
+    format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
-    NO_MELDS,
-    CanastaMeld,
-    CanastaState,
-    hand_seed,
-    interned_add,
-    interned_meld,
-    kind_name,
-    plural,
+    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, kind_name, plural,
     set_item,
 )
 from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok

@@ -665,13 +665,7 @@ class RailroadCanastaState(CanastaState):
         return out
 
     def _locked_now(self) -> bool:
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        v = c.get("locked")
-        if v is None:
-            v = c["locked"] = self.sevens_locked(self.turn)
-        return v
+        return self._cached("locked", lambda: self.sevens_locked(self.turn))
 
     # ------------------------------------------------------------------ apply
     def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
