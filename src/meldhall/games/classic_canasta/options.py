@@ -112,13 +112,13 @@ class ClassicCanastaOptions(GameOptions):
         if self.canastas_to_go_out is not None and (
             not isinstance(self.canastas_to_go_out, int) or self.canastas_to_go_out < 1
         ):
-            raise OptionsError(
-                f"canastas_to_go_out must be a positive whole number, not {self.canastas_to_go_out!r}"
-            )
+            raise OptionsError("canastas_to_go_out must be a positive whole number, "
+                               f"not {self.canastas_to_go_out!r}")
         if self.target_score is not None and (
             not isinstance(self.target_score, int) or self.target_score < 1
         ):
-            raise OptionsError(f"target_score must be a positive number of points, not {self.target_score!r}")
+            raise OptionsError("target_score must be a positive number of points, "
+                               f"not {self.target_score!r}")
         if self.two_player_stock_draw not in (1, 2):
             raise OptionsError(
                 f"two_player_stock_draw must be 1 or 2 (CC-5.4), not {self.two_player_stock_draw!r}"
