@@ -37,7 +37,8 @@ VERSION = 1
 def _read_json(source) -> dict:
     if isinstance(source, dict):
         return source
-    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+    is_text = isinstance(source, str) and source.lstrip().startswith("{")
+    if isinstance(source, Path) or (isinstance(source, str) and not is_text):
         path = Path(source)
         try:
             text = path.read_text(encoding="utf-8")
@@ -50,7 +51,8 @@ def _read_json(source) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise RecordError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(data, dict):
         raise RecordError("a record or position must be a JSON object")
     return data
@@ -146,10 +148,10 @@ class Record:
 
     def final_state(self) -> State:
         """The state after every action."""
-        state = None
+        last = None
         for _, state in self.states():
-            pass
-        return state  # type: ignore[return-value]
+            last = state
+        return last  # type: ignore[return-value]
 
 
 def load_record(source) -> Record:
