@@ -202,3 +202,14 @@ def test_unknown_table(server):
     r = server.request("GET", "/api/tables/doesnotexist", "x" * 32)
     assert r.status_code == 404
     assert r.json()["error"]["code"] == "not_found"
+
+
+def test_serve_command_is_registered():
+    from typer.testing import CliRunner
+
+    from meldhall.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--database", "--open", "--bot-pause", "--allow-seeds"):
+        assert option in result.output

@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 
@@ -59,6 +59,8 @@ log = logging.getLogger("meldhall.server")
 
 #: Connections one table accepts (seats, tabs and spectators together).
 MAX_CONNECTIONS_PER_TABLE = 64
+#: Longest record the replay endpoint replays.
+MAX_REPLAY_ACTIONS = 50_000
 #: Seconds a new WebSocket has to say hello.
 HELLO_TIMEOUT = 10.0
 
@@ -160,6 +162,9 @@ class _ReplayCache:
             self.items.move_to_end(key)
             return hit
         rec = load_record(data)
+        if len(rec.actions) > MAX_REPLAY_ACTIONS:
+            raise Refusal("too_large", f"the record has {len(rec.actions)} actions; the replay "
+                          f"page takes at most {MAX_REPLAY_ACTIONS}", status=413)
         states, outcomes = [], []
         prev = None
         for _, st in rec.states():
@@ -191,8 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await manager.stop()
 
-    app = FastAPI(title="meldhall", lifespan=lifespan, docs_url="/api/docs",
-                  redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(title="meldhall", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json")
     app.state.manager = manager
     app.state.settings = settings
 
@@ -200,8 +205,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _headers(request: Request, call_next):
         response = await call_next(request)
         for k, v in SECURITY_HEADERS.items():
-            if request.url.path.startswith("/api/docs") and k == "Content-Security-Policy":
-                continue
             response.headers.setdefault(k, v)
         if request.url.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
@@ -257,8 +260,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = _bearer(request)
         t = await manager.get(table_id)
         role, seat = _role(t, token)
-        from fastapi.responses import Response
-
         return Response(t.message(seat if role == "seat" else None),
                         media_type="application/json")
 
