@@ -134,7 +134,7 @@ def test_joker_limit_at_each_run_length(length, number):
     others = {2: [], 3: ["3H 4H 5H 6H"], 5: ["9D 9C 9H"], 8: ["9D 9C 9H"], 10: [
         "3H 4H 5H 6H 7H", "3D 4D 5D 6D 7D"]}[number]
     extra = " ".join(others)
-    hand = " ".join(_name(c, names) for c in naturals) + " " + extra + " " + "JK " * (lim + 1) + "KC QC"
+    hand = " ".join([*(_name(c, names) for c in naturals), extra, "JK " * (lim + 1), "KC QC"])
     st = build(hand_no=number - 1, options={"jokers_in_pack": 6}, buys=[4, 0, 0, 0],
                hands={0: hand})
     melds = others + [" ".join(ok_cards)]
