@@ -277,3 +277,18 @@ def test_black_three_meld_may_leave_a_black_three_to_discard():
     assert "meld 3 3 3" in legal_texts(s)
     s = play(s, "meld 3 3 3", "discard 3")
     assert s.outcome.how == "went_out" and s.outcome.went_out == 0
+
+
+def test_first_melding_with_a_canasta_and_a_new_meld_of_its_rank():
+    """RR-6.7, RR-6.8, RR-6.11: the first melding may lay a seven-card canasta and a new meld of
+    the same rank together (the canasta is closed at once, so only one meld of the rank is
+    unfinished); the action is offered, and either written order is the same action."""
+    s = build(players=3, hands={0: "A A A A A A A A A A 5 6", 1: "4 4"}, kitties={1: 11})
+    a = s.parse_action("meld A A A, A A A A A A A")
+    assert a == s.parse_action("meld A A A A A A A, A A A")
+    assert str(a) == "meld A A A A A A A, A A A"
+    s = play(s, "meld A A A A A A A, A A A")
+    assert canastas(s) == [("red", "A A A A A A A")] and s.melds[0][1].size == 3
+    t = build(players=3, hands={0: "A A A A A A A A A A A A A A 5 6", 1: "4 4"}, kitties={1: 11})
+    assert "meld A A A A A A A, A A A A A A A" in legal_texts(t)
+    assert_illegal(t, "meld A A A, A A A", "RR-6.7")

@@ -119,7 +119,10 @@ class MeldSpec:
 
 
 def _canonical(melds) -> tuple[MeldSpec, ...]:
-    return tuple(sorted(melds, key=lambda m: -rank_order(m.rank)))
+    # by rank (A K … 4 3, then wild melds); melds of one rank (Railroad: a canasta beside a
+    # new meld, RR-6.7) larger first, so that one set of melds has one notation
+    return tuple(sorted(melds, key=lambda m: (-rank_order(m.rank), -m.size, -m.naturals,
+                                              -m.twos)))
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -445,31 +445,48 @@ class RailroadCanastaState(CanastaState):
 
     # -- melding -----------------------------------------------------------------------------
     def _first_melds(self, counts, twos: int, jokers: int, *, sevens_only: bool = False):
-        """Every set of new melds (one per category, each 3–7 cards) from ``counts``; the
-        first melding of a hand is one such set (RR-6.11)."""
-        # categories in notation order (A K … 4, then the wild meld), so that each set of
-        # melds is the canonical action the parser reads back (docs/notation.md)
+        """Every set of new melds (each 3–7 cards) from ``counts``; the first melding of a
+        hand is one such set (RR-6.11).  Per category: any number of seven-card canastas and
+        at most one unfinished meld (RR-6.7)."""
+        # categories in notation order (A K … 4, then the wild meld), and within a category
+        # larger melds first, so that each set of melds is the canonical action the parser
+        # reads back (docs/notation.md)
         cats = [SEVEN] if sevens_only else [k for k in NATURAL_RANKS + (JOKER,)
                                              if (k == JOKER and twos + jokers >= 3) or
                                              (k != JOKER and counts[k] >= 2)]
         limit = self.options.wild_limit
 
+        def one(r: int, nat: int, t_left: int, j_left: int):
+            if r == JOKER:
+                for t, j in wild_splits(3, min(7, t_left + j_left), t_left, j_left):
+                    yield MeldSpec(JOKER, 0, t, j)
+                return
+            for n in range(min(nat, 7), 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                for t, j in wild_splits(max(0, 3 - n), max_w, t_left, j_left):
+                    yield MeldSpec(r, n, t, j)
+
+        def cat(r: int, nat: int, t_left: int, j_left: int, prev):
+            yield (), t_left, j_left
+            for sp in one(r, nat, t_left, j_left):
+                key = (-sp.size, -sp.naturals, -sp.twos)
+                if prev is not None and key < prev:
+                    continue
+                tl, jl = t_left - sp.twos, j_left - sp.jokers
+                if sp.size == 7:
+                    for more, t2, j2 in cat(r, nat - sp.naturals, tl, jl, key):
+                        yield (sp,) + more, t2, j2
+                else:
+                    yield (sp,), tl, jl
+
         def rec(i: int, t_left: int, j_left: int):
             if i == len(cats):
                 yield ()
                 return
-            yield from rec(i + 1, t_left, j_left)
             r = cats[i]
-            if r == JOKER:
-                for t, j in wild_splits(3, min(7, t_left + j_left), t_left, j_left):
-                    for rest in rec(i + 1, t_left - t, j_left - j):
-                        yield (MeldSpec(JOKER, 0, t, j),) + rest
-                return
-            for n in range(min(counts[r], 7), 1, -1):
-                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
-                for t, j in wild_splits(max(0, 3 - n), max_w, t_left, j_left):
-                    for rest in rec(i + 1, t_left - t, j_left - j):
-                        yield (MeldSpec(r, n, t, j),) + rest
+            for specs, tl, jl in cat(r, 0 if r == JOKER else counts[r], t_left, j_left, None):
+                for rest in rec(i + 1, tl, jl):
+                    yield specs + rest
 
         for specs in rec(0, twos, jokers):
             if specs:
