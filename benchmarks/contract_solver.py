@@ -15,6 +15,7 @@ times and its time is the fastest run, so that a scheduler pause on a busy machi
 counted as solver time.  Prints one JSON object.  Usage::
 
     uv run python benchmarks/contract_solver.py [--hands 5000] [--seed 1] [--pack 105|158]
+        [--sizes 11-15] [--contracts 1-10]
 """
 
 from __future__ import annotations
@@ -42,9 +43,7 @@ def _timed(fn, repeat: int) -> tuple[float, object]:
     for _ in range(repeat):
         t0 = time.perf_counter()
         res = fn()
-        dt = time.perf_counter() - t0
-        if dt < best:
-            best = dt
+        best = min(best, time.perf_counter() - t0)
     return best * 1e3, res
 
 
@@ -54,10 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pack", type=int, choices=(105, 158), default=105)
     ap.add_argument("--repeat", type=int, default=3, help="timings per hand (the fastest counts)")
+    ap.add_argument("--sizes", default="11-15", help="hand sizes, e.g. 11-15 or 14-17")
+    ap.add_argument("--contracts", default="1-10", help="contracts to time, e.g. 8-10")
     args = ap.parse_args(argv)
     decks, jokers = (2, 1) if args.pack == 105 else (3, 2)
     pool = [k for k in range(52) for _ in range(decks)] + [JOKER_KIND] * jokers
     rng = random.Random(args.seed)
+    lo_size, _, hi_size = args.sizes.partition("-")
+    sizes = (int(lo_size), int(hi_size or lo_size))
+    c_lo, _, c_hi = args.contracts.partition("-")
+    numbers = range(int(c_lo), int(c_hi or c_lo) + 1)
 
     def rich_hand(size: int) -> list[int]:
         suits = rng.sample(range(4), 2)
@@ -66,17 +71,18 @@ def main(argv: list[str] | None = None) -> int:
         sub += [JOKER_KIND] * jokers
         return rng.sample(sub, size)
 
-    out = {"hands_per_contract": args.hands, "hand_sizes": "11-15", "pack": args.pack,
+    out = {"hands_per_contract": args.hands, "hand_sizes": args.sizes, "pack": args.pack,
            "seed": args.seed, "repeat": args.repeat, "python": sys.version.split()[0],
            "unit": "ms", "distributions": {}}
     for dist in ("random", "rich"):
         res_d: dict = {"contracts": {}}
         all_find: list[float] = []
         all_enum: list[float] = []
-        for number, rule in CONTRACTS.items():
+        for number in numbers:
+            rule = CONTRACTS[number]
             hands = []
             for _ in range(args.hands):
-                size = rng.randint(11, 15)
+                size = rng.randint(*sizes)
                 hands.append(counts_of(rng.sample(pool, size) if dist == "random"
                                        else rich_hand(size)))
             t_find: list[float] = []
@@ -84,10 +90,10 @@ def main(argv: list[str] | None = None) -> int:
             made = 0
             ways = 0
             for counts in hands:
-                dt, res = _timed(lambda c=counts: find_contract(c, rule), args.repeat)
+                dt, res = _timed(lambda c=counts, r=rule: find_contract(c, r), args.repeat)
                 t_find.append(dt)
                 made += res is not None
-                dt, lst = _timed(lambda c=counts: contract_options(c, rule), args.repeat)
+                dt, lst = _timed(lambda c=counts, r=rule: contract_options(c, r), args.repeat)
                 t_enum.append(dt)
                 ways = max(ways, len(lst))  # type: ignore[arg-type]
             all_find += t_find

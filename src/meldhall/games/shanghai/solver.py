@@ -109,9 +109,13 @@ def _windows(suit: int, length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return w
 
 
-def _run_candidates(counts, suit: int, lengths, jokers: int):
+def _run_candidates(counts, suit: int, lengths, jokers: int, aces_only: bool = False):
     """Every run of ``suit`` with one of ``lengths`` the counts can supply, with every legal
-    placing of up to ``jokers`` jokers: yields ``(RunSpec, natural kinds used)``."""
+    placing of up to ``jokers`` jokers: yields ``(RunSpec, natural kinds used)``.
+
+    ``aces_only``: a joker stands where a natural is held only at an ace's place (enough for
+    existence when the contract has no sets: elsewhere the natural it frees has no other use).
+    """
     for ln in lengths:
         lim = joker_limit(ln, True)
         lim = min(lim, jokers)
@@ -133,7 +137,8 @@ def _run_candidates(counts, suit: int, lengths, jokers: int):
                     continue
                 yield RunSpec(suit, lo, ln, fmask), used
                 continue
-            optional = [i for i in range(ln) if not (fmask >> i) & 1]
+            optional = [i for i in range(ln) if not (fmask >> i) & 1
+                        and (not aces_only or kinds[i] % 13 == 0)]
             for extra_n in range(lim - forced + 1):
                 for extra in combinations(optional, extra_n):
                     jm = fmask
@@ -206,6 +211,8 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
     hand_size = sum(counts)
     if hand_size < contract.cards + (1 if rules.keep_one else 0):
         return []
+    if find_contract(counts, contract, rules) is None:
+        return []  # the fast existence search rules out most hands at once
     run_lengths = (range(contract.run_len, _max_run(rules) + 1) if rules.min_sizes
                    else (contract.run_len,))
     out: list[Contract] = []
@@ -219,6 +226,8 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
                 out.append(Contract(tuple(chosen_runs) + tuple(chosen_sets)))
             return
         jk = counts[JOKER_KIND]
+        if _sets_possible(counts, jk, n_left, rules.distinct_set_ranks) is None:
+            return  # the remaining cards cannot hold the remaining sets
         for rank in sorted(_RANKS, key=lambda r: 14 if r == 1 else r):
             if rules.distinct_set_ranks and rank in ranks_used:
                 continue
@@ -349,6 +358,7 @@ def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_R
     limit = hand_size - keep
     n_sets = contract.sets
     set_cards = 3 * n_sets
+    aces_only = n_sets == 0
 
     def rec(start_key, chosen, n_left, used_cards):
         if n_left == 0:
@@ -358,7 +368,7 @@ def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_R
             return Contract(tuple(chosen) + tuple(_build_sets(counts, plan)))
         jk = counts[JOKER_KIND]
         for suit in range(4):
-            for spec, used in list(_run_candidates(counts, suit, run_lengths, jk)):
+            for spec, used in list(_run_candidates(counts, suit, run_lengths, jk, aces_only)):
                 if start_key is not None and spec.key <= start_key:
                     continue
                 if any(not _runs_ok_together(spec, c) for c in chosen):
