@@ -256,3 +256,14 @@ def test_melding_copies_reveals_nothing_about_the_rest_of_the_hand():
         meld = dump_position(s)["melds"][0]
         assert any("9C/1" in m["cards"] for m in meld), "the known 9 stayed in hand"
         assert s.known[0] == 0
+
+
+def test_discarding_a_kind_uses_a_publicly_known_copy_first():
+    """RR-5.10: discarding a K while holding a K publicly taken with the pile discards that K, so
+    the copy shown says nothing about other kings in the hand."""
+    for seed in range(6):
+        s = build(hands={0: "KC/1 KS/0 KH/0 Q J", 1: "4 4"}, melds={0: ["5 5 5"]},
+                  known={0: "KC/1"}, kitties={1: 11}, seed=seed)
+        s = play(s, "discard K")
+        assert dump_position(s)["pile"][-1] == "KC/1"
+        assert s.known[0] == 0

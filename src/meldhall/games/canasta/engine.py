@@ -927,11 +927,11 @@ class CanastaState(State):
         red = self.pack.red_threes
         return sum(1 for c in self.pile[:-1] if not (red >> c) & 1)
 
-    def _discard_card(self, seat: int, kind: int) -> int:
-        """Move one card of ``kind`` from the hand to the pile; a wild card freezes the pile.
-        Returns the card id."""
+    def _discard_card(self, seat: int, kind: int, avoid: int = 0) -> int:
+        """Move one card of ``kind`` from the hand to the pile (a card outside ``avoid`` if
+        there is one); a wild card freezes the pile.  Returns the card id."""
         hand = self.hands[seat]
-        d = self._pick(kind, 1, hand)
+        d = self._pick(kind, 1, hand, avoid)
         cid = d.bit_length() - 1
         hand &= ~d
         self.hands = set_item(self.hands, seat, hand)

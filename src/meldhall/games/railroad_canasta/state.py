@@ -802,7 +802,8 @@ class RailroadCanastaState(CanastaState):
 
     def _do_discard(self, kind: int, text: str) -> None:
         seat = self.turn
-        cid = self._discard_card(seat, kind)  # a wild card freezes the pile (RR-8.3)
+        # a wild card freezes the pile (RR-8.3); a publicly known copy goes first (RR-5.10)
+        cid = self._discard_card(seat, kind, self.hands[seat] & ~self.known[seat])
         self._log(seat, text, str(self.pack.cards[cid]))
         types = self.canasta_types(seat)
         if self.hands[seat] == 0:
