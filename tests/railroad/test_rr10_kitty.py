@@ -123,3 +123,12 @@ def test_position_with_a_taken_kitty_that_holds_cards_is_refused():
 
     with pytest.raises(RecordError):
         build(hands={0: "5 6", 1: "4 4"}, kitties={0: KITTY}, kitty_taken=[0])
+
+
+def test_eligibility_gained_by_the_meld_that_leaves_one_card():
+    """RR-5.7(b), RR-10.2, RR-10.5: a meld that completes the player's first red canasta may
+    leave a single card: the player is eligible at once, discards it and takes the kitty."""
+    s = build(hands={0: "9 9 5", 1: "4 4"}, melds={0: ["9 9 9 9 9"]},
+              closed={0: ["K K K K K K 2"]}, kitties={0: KITTY, 1: 11})
+    s = play(s, "add 9 9 -> 9", "discard 5")
+    assert s.turn == 1 and s.hands[0].bit_count() == 11 and (s.kitty_taken >> 0) & 1

@@ -57,8 +57,10 @@ def test_empty_stock_taking_the_pile_continues_the_hand():
     """RR-12.2: the hand goes on while the player in turn is willing and able to take the pile."""
     s = build(hands={0: "9 9 K Q", 1: "4 4"}, melds={0: ["5 5 5"]}, pile="4 9", stock="",
               fill=("kitty", 1), phase="draw")
-    s = play(s, "take 9 9", "discard K")
-    assert s.outcome is None or s.outcome.how == "stock_exhausted"
+    s = play(s, "take 9 9")
+    assert s.outcome is None and s.phase == "meld"
+    s = play(s, "discard K")  # seat 1 (4 4) cannot take a pile topped by K: the hand ends
+    assert s.outcome.how == "stock_exhausted"
 
 
 # --------------------------------------------------------------------------- RR-12.4
