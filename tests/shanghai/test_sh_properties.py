@@ -329,3 +329,29 @@ def test_soak_whole_games(players):
         policy = "random" if i % 3 == 2 else "eager"
         st_ = playout(players, seed=1000 * players + i, policy=policy, full_every=25)
         assert st_.is_terminal
+
+
+def test_long_game_states_pickle_copy_and_print():
+    """States and observations stay plain values however long the game: they pickle, deep-copy
+    and print after a whole random game (over ten thousand actions)."""
+    import copy
+    import pickle
+
+    rng = random.Random(1)
+    s = meldhall.new_game(GAME, players=4, seed=1)
+    while not s.is_terminal:
+        s = s.apply(rng.choice(s.legal_actions()))
+    assert len(s.history()) > 5000
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.history() == s.history() and back.public_log() == s.public_log()
+    assert copy.deepcopy(s) == s
+    mid = meldhall.new_game(GAME, players=4, seed=2)
+    for _ in range(3000):
+        mid = mid.apply(rng.choice(mid.legal_actions()))
+    again = pickle.loads(pickle.dumps(mid))
+    assert again == mid and again.legal_actions() == mid.legal_actions()
+    assert again.observation(1).to_json() == mid.observation(1).to_json()
+    obs = mid.observation(0)
+    assert repr(obs) and repr(mid)
+    assert pickle.loads(pickle.dumps(obs)).to_json() == obs.to_json()
+    assert copy.deepcopy(obs).to_json() == obs.to_json()

@@ -75,6 +75,11 @@ class ShanghaiObservation(Observation):
         out.reverse()
         return tuple(out)
 
+    def __reduce__(self):
+        # pickle the log flat (the state's linked list is as deep as the game is long)
+        return (_rebuild_observation, (self.seat, self.options, self.hand, self.hand_sizes,
+                                       self.stock_size, self.public, self.log))
+
     # -- convenient views --------------------------------------------------------------------
     @property
     def pack(self) -> Pack:
@@ -253,3 +258,8 @@ class ShanghaiObservation(Observation):
         return st
 
 
+def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, log):
+    """Unpickle a :class:`ShanghaiObservation` (see ``__reduce__``)."""
+    obs = ShanghaiObservation(seat, options, hand, hand_sizes, stock_size, public, None)
+    obs.__dict__["log"] = tuple(log)
+    return obs

@@ -1168,6 +1168,15 @@ class ShanghaiState(State):
         return (f"<ShanghaiState players={self.players} deal={self.hand_no + 1} "
                 f"turn={self.turn} phase={self._phase}>")
 
+    def __reduce__(self):
+        # The log is a linked list as deep as the game is long: pickle and deepcopy get it
+        # flat, so that states of long games stay plain values (the batch simulator pickles).
+        entries = self._entries()
+        mark = len(entries) - len(self._entries(self.log_mark))
+        fields = {name: getattr(self, name) for name in ShanghaiState.__slots__
+                  if name not in ("log", "log_mark", "_cache")}
+        return (_rebuild_state, (fields, entries, mark))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ShanghaiState):
             return NotImplemented
@@ -1176,6 +1185,25 @@ class ShanghaiState(State):
         return dump_position(self) == dump_position(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _rebuild_state(fields: dict, entries: list, mark: int) -> ShanghaiState:
+    """Unpickle a :class:`ShanghaiState` (see ``__reduce__``)."""
+    s = object.__new__(ShanghaiState)
+    for name, value in fields.items():
+        setattr(s, name, value)
+    log = None
+    mark_node = None
+    for i, e in enumerate(entries):
+        if i == mark:
+            mark_node = log
+        log = (log, e)
+    if mark >= len(entries):
+        mark_node = log
+    s.log = log
+    s.log_mark = mark_node
+    s._cache = None
+    return s
 
 
 def _shape_set(m: SetSpec) -> None:
