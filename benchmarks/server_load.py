@@ -159,9 +159,20 @@ async def main_async(args, base: str) -> dict:
     rng = random.Random(args.seed)
     options = json.loads(args.options) if args.options else {}
     limits = httpx.Limits(max_connections=50)
+    lags: list[float] = []
+
+    async def watch_lag() -> None:
+        # the client's own event-loop lag: it inflates the latencies it measures
+        while time.monotonic() < stop:
+            t0 = time.monotonic()
+            await asyncio.sleep(0.01)
+            lags.append(time.monotonic() - t0 - 0.01)
+
+    cpu0 = time.process_time()
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
         start = time.monotonic()
         stop = start + args.seconds
+        lag_task = asyncio.create_task(watch_lag())
         tasks = []
         for i in range(args.tables):
             tasks.append(asyncio.create_task(run_table(
@@ -171,6 +182,8 @@ async def main_async(args, base: str) -> dict:
                 await asyncio.sleep(args.ramp / args.tables)
         await asyncio.gather(*tasks, return_exceptions=False)
         elapsed = time.monotonic() - start
+        await lag_task
+        health = (await client.get(base + "/api/health")).json()
     return {
         "benchmark": "server_load",
         "game": args.game,
@@ -186,6 +199,9 @@ async def main_async(args, base: str) -> dict:
         "refused": stats.refused,
         "errors": stats.errors,
         "games_finished": stats.games_finished,
+        "server_loop_lag_ms": health.get("loop_lag_ms"),
+        "client_cpu_s": round(time.process_time() - cpu0, 2),
+        "client_loop_lag_ms": percentiles(lags),
         "load_average": list(os.getloadavg()),
         "cpus": os.cpu_count(),
     }

@@ -218,7 +218,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ API
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables_loaded": len(manager.tables)}
+        return {"ok": True, "tables_loaded": len(manager.tables),
+                "loop_lag_ms": manager.lag_summary()}
 
     @app.get("/api/config")
     async def config() -> dict[str, Any]:

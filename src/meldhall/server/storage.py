@@ -133,6 +133,9 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
+    # checkpoints (which fsync) run on a worker thread (Storage.checkpoint), not inside the
+    # commits of the server's event loop
+    cur.execute("PRAGMA wal_autocheckpoint=0")
     cur.close()
 
 
@@ -174,6 +177,15 @@ class Storage:
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log into the database file (PASSIVE: writers go on).
+
+        The server calls it every second or so from a worker thread.
+        """
+        if self.is_sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def dispose(self) -> None:
         """Close every pooled connection."""

@@ -41,6 +41,10 @@ __all__ = ["LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
 
 log = logging.getLogger("meldhall.server")
 
+#: Seconds between full garbage collections (the automatic ones are limited to the young
+#: generations, whose collections are short).
+FULL_GC_EVERY = 60.0
+
 
 def new_token() -> str:
     """A fresh secret for a seat, a spectator link or a table's creator."""
@@ -251,6 +255,9 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self.closing = False
+        self.lags: deque[float] = deque(maxlen=2400)     # event-loop lag samples (seconds)
+        self._lag_task: asyncio.Task | None = None
+        self._checkpoint_task: asyncio.Task | None = None
 
     async def _db(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -275,17 +282,72 @@ class TableManager:
             except Exception:   # a table that cannot be rebuilt must not stop the others
                 log.exception("table %s could not be rebuilt from its log", table_id)
         log.info("rebuilt %d unfinished table(s)", len(ids))
-        # fewer, shorter garbage-collector pauses: the rebuilt tables are long-lived, and
-        # building views allocates many short-lived dicts (no cycles)
+        # shorter garbage-collector pauses: the rebuilt tables are long-lived (frozen out of
+        # the collector's scans); the young generations stay small (default thresholds), so
+        # each collection is short
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 20, 50)
+        # a full collection walks every live object of every table (tens of milliseconds with
+        # a hundred tables): not in the middle of play, but once a minute (see _watch_lag)
+        gc.set_threshold(700, 10, 1_000_000)
+        gc.callbacks.append(self._gc_timer)
         for t in list(self.tables.values()):
             self.kick(t)
+        self._lag_task = asyncio.get_running_loop().create_task(self._watch_lag())
+        if self.storage.is_sqlite:
+            self._checkpoint_task = asyncio.get_running_loop().create_task(self._checkpoints())
+
+    async def _checkpoints(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(1.0)
+            try:
+                await self._db(self.storage.checkpoint)
+            except Exception:  # noqa: BLE001 - a missed checkpoint is retried next time
+                log.exception("SQLite checkpoint failed")
+
+    _gc_started = 0.0
+    gc_pauses: deque = deque(maxlen=5000)
+
+    def _gc_timer(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_pauses.append((info.get("generation"), time.perf_counter() - self._gc_started))
+
+    async def _watch_lag(self) -> None:
+        """Sample how late the event loop wakes up (health figure: a busy or blocked loop
+        delays every table)."""
+        last_full = time.monotonic()
+        while not self.closing:
+            t0 = time.monotonic()
+            await asyncio.sleep(0.05)
+            now = time.monotonic()
+            self.lags.append(now - t0 - 0.05)
+            if now - last_full >= FULL_GC_EVERY:
+                gc.collect()
+                last_full = time.monotonic()
+
+    def lag_summary(self) -> dict[str, float | None]:
+        """Event-loop lag over the last ~2 minutes: p50, p99 and max, in milliseconds."""
+        v = sorted(self.lags)
+        gcs = list(self.gc_pauses)
+        gc_max = {str(g): round(max((d for gen, d in gcs if gen == g), default=0.0) * 1000, 2)
+                  for g in (0, 1, 2)}
+        if not v:
+            return {"p50": None, "p99": None, "max": None, "gc_max": gc_max}
+        return {"p50": round(v[len(v) // 2] * 1000, 2),
+                "p99": round(v[min(len(v) - 1, int(len(v) * 0.99))] * 1000, 2),
+                "max": round(v[-1] * 1000, 2), "gc_max": gc_max}
 
     async def stop(self) -> None:
         """Stop the bots and close the storage."""
         self.closing = True
+        if self._gc_timer in gc.callbacks:
+            gc.callbacks.remove(self._gc_timer)
+        gc.set_threshold(700, 10, 10)
+        for task in (self._lag_task, self._checkpoint_task):
+            if task is not None:
+                task.cancel()
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
