@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 _RANKS = range(1, 14)
+#: Set ranks in canonical order: 2 … K, then A (SetSpec.key).
+_SET_RANK_ORDER = (*range(2, 14), 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,11 +230,17 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
         jk = counts[JOKER_KIND]
         if _sets_possible(counts, jk, n_left, rules.distinct_set_ranks) is None:
             return  # the remaining cards cannot hold the remaining sets
-        for rank in sorted(_RANKS, key=lambda r: 14 if r == 1 else r):
-            if rules.distinct_set_ranks and rank in ranks_used:
+        first = 0 if start_key is None else start_key[1]
+        for rank in _SET_RANK_ORDER:
+            rkey = 14 if rank == 1 else rank
+            if rkey < first or (rules.distinct_set_ranks and rank in ranks_used):
+                continue
+            avail = (counts[rank - 1] + counts[12 + rank] + counts[25 + rank]
+                     + counts[38 + rank])
+            if avail < 2 or (avail < 3 and not jk):
                 continue
             for spec in _set_candidates(counts, rank, jk, rules.min_sizes):
-                if start_key is not None and spec.key < start_key:
+                if start_key is not None and rkey == first and spec.key < start_key:
                     continue
                 size = spec.size
                 if used_cards + size + 3 * (n_left - 1) > limit:
