@@ -476,6 +476,9 @@ class TableManager:
                               status=409)
             if not by_bot and t.seats[seat].kind == "bot":
                 raise Refusal("seat_is_bot", f"seat {seat} is played by a bot now", status=403)
+            if by_bot and t.seats[seat].kind != "bot":
+                raise Refusal("stale_version", f"seat {seat} was handed back to its player",
+                              status=409)
             state = t.state
             if state.is_terminal:
                 raise Refusal("game_over", "the game is over", status=409)
@@ -552,7 +555,7 @@ class TableManager:
                 if state.phase in ("hand_end", "deal_end"):
                     pause *= 4          # time to read the score
                 await asyncio.sleep(pause)
-                if t.version != version:
+                if t.version != version or t.seats[seat].kind != "bot":
                     continue
             try:
                 text = self._bot_choice(t, state, seat)
