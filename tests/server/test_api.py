@@ -213,3 +213,17 @@ def test_serve_command_is_registered():
     assert result.exit_code == 0
     for option in ("--host", "--port", "--database", "--open", "--bot-pause", "--allow-seeds"):
         assert option in result.output
+
+
+def test_a_seat_handed_back_to_its_player_is_not_played_by_the_bot(server):
+    t = server.create("classic-canasta", seats=humans(4), seed=8, bot_pause=1.0)
+    table = t["table"]
+    seat = new_game("classic-canasta", players=4, seed=8).to_act[0]
+    for kind in ("bot", "human"):
+        r = server.request("POST", f"/api/tables/{table}/seats/{seat}", t["creator_token"],
+                           json={"kind": kind, "bot": "random" if kind == "bot" else None})
+        assert r.status_code == 200
+    time.sleep(1.5)
+    view = server.view(table, t["seats"][seat]["token"])
+    assert view["common"]["version"] == 0 and view["seats"][seat]["kind"] == "human"
+    assert server.act(table, t["seats"][seat]["token"], "draw", 0).status_code == 200
