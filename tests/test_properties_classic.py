@@ -189,6 +189,8 @@ def check_structure(s, *, legal: bool = True) -> None:
         assert len(s.to_act) == 1
         assert la == s.legal_actions(), "legal_actions is not deterministic"
         assert len(set(la)) == len(la), "legal_actions lists an action twice"
+        texts = [str(a) for a in la]
+        assert len(set(texts)) == len(texts), "two legal actions share one notation"
         other = [x for x in range(s.players) if x not in s.to_act]
         for x in other:
             assert s.legal_actions(x) == []
@@ -531,6 +533,15 @@ def check_sampled(s, seat: int, sampled) -> None:
     if seat in s.to_act:
         assert sampled.legal_actions() == s.legal_actions(), (
             "the sampled state offers the observer other actions than the real one")
+        # the sampled world is playable: a few random actions keep every invariant
+        rng = random.Random(sampled.seed)
+        world = sampled
+        for _ in range(3):
+            if world.is_terminal:
+                break
+            world = world.apply(rng.choice(world.legal_actions()))
+            check_conservation(world)
+            check_structure(world)
 
 
 # ------------------------------------------------------------------------------------------
@@ -689,8 +700,13 @@ def check_position_roundtrip(s) -> None:
     back = load_position(text)
     assert back == s, "load_position(dump_position(s)) != s"
     assert dump_position(back) == d
-    assert back.legal_actions() == s.legal_actions()
+    legal = s.legal_actions()
+    assert back.legal_actions() == legal
     assert back.to_act == s.to_act and back.phase == s.phase
+    if legal:
+        a = legal[len(d["log"]) % len(legal)]
+        assert back.apply(a) == s.apply(a), "a loaded position plays on differently"
+        assert s.apply(a, s.to_act[0]) == s.apply(a), "apply(a, seat) differs from apply(a)"
 
 
 def check_record_roundtrip(s, initial_dealer: int) -> None:
