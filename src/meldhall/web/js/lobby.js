@@ -158,8 +158,8 @@ function showCreated(t) {
     h("h2", "Table created"),
     h("p", "Send each friend their own link: a link is the key to its seat. Keep yours."),
     list,
-    !humans.length ? h("a.primary-link", { href: t.spectator_url, id: "open-my-seat" }, "watch the bots") : null,
   );
+  if (!humans.length) box.append(h("a.primary-link", { href: t.spectator_url, id: "open-my-seat" }, "watch the bots"));
 }
 
 async function listTables() {
