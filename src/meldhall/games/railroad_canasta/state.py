@@ -47,6 +47,19 @@ _KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 _CATEGORIES = (JOKER,) + NATURAL_RANKS
 
 
+_BLOCKS: dict = {}
+
+
+def _block(make, r: int, n: int, lo: int, top: int, tw: int, jk: int) -> list:
+    """The candidate actions ``make(r, n, t, j)`` for every wild split from ``lo`` to ``top``
+    (cached: the same blocks recur all game long)."""
+    key = (make, r, n, lo, top, tw, jk)
+    b = _BLOCKS.get(key)
+    if b is None:
+        b = _BLOCKS[key] = [make(r, n, t, j) for t, j in wild_splits(lo, top, tw, jk)]
+    return b
+
+
 def canasta_type(rank: int, naturals: int, wilds: int) -> str:
     """RR-6.9: the type of a completed seven-card meld."""
     if rank == JOKER:
@@ -649,7 +662,14 @@ class RailroadCanastaState(CanastaState):
                     n_max = 0 if r == JOKER else min(counts[r], space)
                     for n in range(n_max, -1, -1):
                         room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
-                        for t, j in wild_splits(0 if n else 1, min(room, space - n), tw, jk):
+                        top = min(room, space - n, tw + jk)
+                        lo = 0 if n else 1
+                        # the largest addition leaves enough: every addition is accepted as is
+                        if fast and h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) \
+                                - top > 0:
+                            out.extend(_block(interned_add, r, n, lo, top, tw, jk))
+                            continue
+                        for t, j in wild_splits(lo, top, tw, jk):
                             offer(interned_add(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 for r in _CATEGORIES:
                     has_open = my[r] is not None
@@ -662,6 +682,11 @@ class RailroadCanastaState(CanastaState):
                     for n in range(min(counts[r], 7), 1, -1):
                         max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
                         lo = max(0, 3 - n, 7 - n if has_open else 0)
+                        top = min(max_w, tw + jk)
+                        if fast and h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) \
+                                - top > 0:
+                            out.extend(_block(interned_meld, r, n, lo, top, tw, jk))
+                            continue
                         for t, j in wild_splits(lo, max_w, tw, jk):
                             offer(interned_meld(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 # RR-6.5: the black-three meld leaves exactly one card, possibly a black three
