@@ -74,17 +74,18 @@ class _Allocator:
         if "/" in token:
             return parse_card(token).physical  # already reserved
         t = token.upper()
-        if t in ("JK", "JOKER"):
-            want = lambda c: c.rank == JOKER
-        else:
-            card = parse_card(t, suit_required=False)
+        joker = t in ("JK", "JOKER")
+        card = None if joker else parse_card(t, suit_required=False)
+
+        def want(c: Card) -> bool:
+            if card is None:
+                return c.rank == JOKER
+            if c.rank != card.rank or c.suit is None:
+                return False
             if card.suit is None:
-                if card.rank == 3:
-                    want = lambda c, r=card.rank: c.rank == r and not c.is_red
-                else:
-                    want = lambda c, r=card.rank: c.rank == r and c.suit is not None
-            else:
-                want = lambda c, r=card.rank, s=card.suit: c.rank == r and c.suit == s
+                return card.rank != 3 or not c.is_red  # a bare 3 is a black three
+            return c.suit == card.suit
+
         return self._first(want, token)
 
     def _first(self, want, what) -> str:
