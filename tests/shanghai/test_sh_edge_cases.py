@@ -430,6 +430,12 @@ def test_32_upcard_put_straight_back_refused():
                       upcard_from=3), "take")
     assert_illegal(lone, "discard 9C", "SH-6.5")
     assert "discard 9C" not in legal_texts(lone)
+    # melding uses the taken copy first, so the other copy stays free for the discard
+    melded = build(phase="upcard", turn=0, pile="4D 9C/0", upcard_from=3,
+                   hands={0: "9C/1 9S 9H KS KH KD 2S 3H 5D 6D 7D"})
+    melded = play(melded, "take", "contract 9S 9H 9C, KS KH KD")
+    assert "discard 9C" in legal_texts(melded)
+    assert play(melded, "discard 9C").pile[-1] == melded.pack.id_of(Card.parse("9C/1"))
     last = build(hands={0: "9C/0"}, taken="9C/0", made=[0], melds=[(0, "5S 6S 7S 8S")])
     assert play(last, "discard 9C").outcome.went_out == 0
 

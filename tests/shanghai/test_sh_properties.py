@@ -176,6 +176,18 @@ def candidate_texts(state, rng: random.Random) -> list[str]:
             out.append(f"layoff {kind_name(k)} -> {n}")
             out.append(f"swap {kind_name(k)} -> {n}")
     hand = [str(c) for c in state.hand_cards(state.turn)] if state.to_act else []
+    # every card of the hand, as a discard and onto every meld: the listed discards, lay-offs
+    # and exchanges must be exactly those check() accepts
+    for name in sorted(set(hand)):
+        out.append(f"discard {name}")
+        for n in range(1, nm + 1):
+            if name == "JK":
+                out.append(f"layoff JK -> {n} low")
+                out.append(f"layoff JK -> {n} high")
+                out += [f"layoff JK={r}{s} -> {n}" for r in ("A", "7") for s in "SHDC"]
+            else:
+                out += [f"layoff {name} -> {n}", f"layoff {name} -> {n} low",
+                        f"layoff {name} -> {n} high", f"swap {name} -> {n}"]
     if len(hand) >= 6:
         a = rng.sample(hand, 3)
         b = rng.sample(hand, 3)

@@ -854,8 +854,9 @@ class ShanghaiState(State):
                                 out.append(_swap(d, i + 1))
         taken = self.taken
         tk = -1
-        if taken >= 0 and not opts.discard_taken_upcard and h > 1:
-            tk = JOKER_KIND if taken >= self.n52 else taken % 52
+        if (taken >= 0 and not opts.discard_taken_upcard and h > 1
+                and (self.hands[seat] >> taken) & 1):
+            tk = JOKER_KIND if taken >= self.n52 else taken % 52  # SH-6.5
         for k in range(53):
             n = counts[k]
             if n and not (k == tk and n == 1):
