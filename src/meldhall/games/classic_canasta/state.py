@@ -634,10 +634,17 @@ class ClassicCanastaState(CanastaState):
         must_go = perm is True
         b3max = self._b3_max()
 
-        def ok(left: int, ca: int, counts_after=None, melds_after=None) -> bool:
+        def ok(left: int, ca: int, r: int, n: int, t: int, j: int, meld_after) -> bool:
+            """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r."""
             if left <= 1 and (go_blocked or ca < req):
                 return False
             if must_go and left >= 1:
+                counts_after = list(counts)
+                counts_after[r] -= n
+                counts_after[TWO] -= t
+                counts_after[JOKER] -= j
+                melds_after = dict(base_melds)
+                melds_after[r] = meld_after
                 return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
             return True
 
@@ -676,18 +683,9 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check:
-                                    if must_go:
-                                        ca_counts = list(counts)
-                                        ca_counts[r] -= n
-                                        ca_counts[TWO] -= t
-                                        ca_counts[JOKER] -= j
-                                        md = dict(base_melds)
-                                        md[r] = (mn + n, m.twos + t, m.jokers + j)
-                                        if not ok(left, ca, ca_counts, md):
-                                            continue
-                                    elif not ok(left, ca):
-                                        continue
+                                if check and not ok(left, ca, r, n, t, j,
+                                                    (mn + n, m.twos + t, m.jokers + j)):
+                                    continue
                                 out.append(interned_add(r, n, t, j))
                 for r in NATURAL_RANKS:
                     if my[r] is not None or counts[r] < 2:
@@ -707,18 +705,8 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check:
-                                    if must_go:
-                                        ca_counts = list(counts)
-                                        ca_counts[r] -= n
-                                        ca_counts[TWO] -= t
-                                        ca_counts[JOKER] -= j
-                                        md = dict(base_melds)
-                                        md[r] = (n, t, j)
-                                        if not ok(left, ca, ca_counts, md):
-                                            continue
-                                    elif not ok(left, ca):
-                                        continue
+                                if check and not ok(left, ca, r, n, t, j, (n, t, j)):
+                                    continue
                                 out.append(interned_meld(r, n, t, j))
                 for b in range(3, min(counts[3], b3max) + 1):
                     slow.append(Meld((MeldSpec(3, b),)))
