@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from meldhall.bots.view import ObservationView
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     Add,
@@ -44,16 +45,12 @@ __all__ = ["ClassicHeuristicBot"]
 JOKER, TWO, BLACK3 = 0, 2, 3
 
 
-class _View:
+class _View(ObservationView):
     """Convenient derived facts from an observation."""
 
     def __init__(self, obs):
-        self.obs = obs
-        p = obs.public
-        self.p = p
-        self.opts = obs.options
-        self.seat = obs.seat
-        self.n = obs.options.player_count
+        super().__init__(obs)
+        p = self.p
         self.side_of = p["side_of"]
         self.side = self.side_of[self.seat]
         pack = obs.pack

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from meldhall.bots.view import ObservationView
 from meldhall.game import Action
 from meldhall.games.shanghai.actions import (
     BUY,
@@ -113,16 +114,12 @@ class _SpecMeld:
             self.jokers = len(spec.jokers)
 
 
-class _View:
+class _View(ObservationView):
     """Facts the bot derives from one observation."""
 
     def __init__(self, obs):
-        self.obs = obs
-        p = obs.public
-        self.p = p
-        self.opts = obs.options
-        self.seat = obs.seat
-        self.n = obs.options.player_count
+        super().__init__(obs)
+        p = self.p
         self.n52 = p["n52"]
         self.counts = _counts(obs.hand, self.n52)
         self.hand_size = sum(self.counts)
