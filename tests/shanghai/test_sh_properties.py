@@ -180,7 +180,7 @@ def candidate_texts(state, rng: random.Random) -> list[str]:
     # and exchanges must be exactly those check() accepts
     for name in sorted(set(hand)):
         out.append(f"discard {name}")
-        for n in range(1, nm + 1):
+        for n in sorted(rng.sample(range(1, nm + 1), min(nm, 3))):
             if name == "JK":
                 out.append(f"layoff JK -> {n} low")
                 out.append(f"layoff JK -> {n} high")
@@ -293,8 +293,8 @@ def test_eager_playout_every_action_checked(players):
 @pytest.mark.parametrize("players", [3, 4, 5, 8])
 def test_whole_games_cheap_checks(players):
     """Whole ten-deal games (eager play): cards, buys, scores after every action; the full
-    checks every 150th action; the game ends and the winners have the lowest total."""
-    st_ = playout(players, seed=7 * players, policy="eager", full_every=150)
+    checks every 300th action; the game ends and the winners have the lowest total."""
+    st_ = playout(players, seed=7 * players, policy="eager", full_every=300)
     assert st_.is_terminal and st_.hand_no == 9
     assert len(st_.deal_scores) == 10
 
@@ -305,7 +305,7 @@ def test_random_play_deals_end():
     assert st_.hand_no >= 2 or st_.is_terminal
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([3, 4, 5, 8]), seed=st.integers(0, 10**6),
        policy=st.sampled_from(["eager", "random"]),
        opts=st.fixed_dictionaries({}, optional={
@@ -319,7 +319,7 @@ def test_random_play_deals_end():
                [None, 1, "unlimited"])}))
 def test_hypothesis_playouts(players, seed, policy, opts):
     """Short playouts over random options: every property after every action."""
-    playout(players, seed, options=opts, policy=policy, max_actions=90)
+    playout(players, seed, options=opts, policy=policy, max_actions=80)
 
 
 def test_states_are_values():
