@@ -879,7 +879,7 @@ def run_playout(players, seed, options=None, **kw) -> Playout:
 
 
 #: Full checks after every k-th action, by table size (the default run must stay fast).
-EVERY = {2: 1, 3: 3, 4: 5, 6: 15, 8: 30}
+EVERY = {2: 1, 3: 4, 4: 8, 6: 20, 8: 40}
 
 
 # ------------------------------------------------------------------------------------------
@@ -897,7 +897,8 @@ def test_random_playout_full_checks(players):
 @pytest.mark.parametrize("players", (2, 4))
 def test_builder_playout_full_checks(players):
     """A greedy melder reaches canastas, the kitty phase and (often) the sevens lock."""
-    p = run_playout(players, SEED_BASE + 50 + players, policy="builder", every=EVERY[players])
+    p = run_playout(players, SEED_BASE + 50 + players, policy="builder",
+                    every=2 * EVERY[players])
     assert "kitty" in p.seen_phases or "choice" in p.seen_phases
     assert p.replay() == p.final
 
@@ -907,7 +908,7 @@ def test_builder_playout_full_checks(players):
                               for n, o, pol in OPTION_CASES])
 def test_playout_options(players, options, policy):
     p = run_playout(players, SEED_BASE + 7 * players + len(str(options)), options,
-                    policy=policy, every=EVERY[players] * 4, hands=2 if players == 2 else 1)
+                    policy=policy, every=EVERY[players] * 6, hands=1)
     assert p.replay() == p.final
 
 
