@@ -383,20 +383,20 @@ class CanastaState(State):
         if count >= pool.bit_count():
             return pool
         picked = 0
-        salt = hash((self.seed, self.hand_no, hand)) & 0xFFFFFFFF
+        salt = hash((self.seed, self.hand_no, hand))
         for pref in (pool & ~avoid, pool & avoid):
             if not count:
                 break
             ids = []
             while pref:
                 low = pref & -pref
-                ids.append(low.bit_length() - 1)
+                ids.append(low)
                 pref ^= low
-            if len(ids) > count:
-                ids.sort(key=lambda c: ((c + 1) * 0x9E3779B1 ^ salt) * 0x85EBCA6B & 0xFFFFFFFF)
-            for c in ids[:count]:
-                picked |= 1 << c
-            count -= min(count, len(ids))
+            k = len(ids)
+            start = salt % k if k > count else 0
+            for i in range(min(count, k)):
+                picked |= ids[(start + i) % k]
+            count -= min(count, k)
         return picked
 
     def _pick_spec(self, rank: int, n: int, t: int, j: int, hand: int, avoid: int = 0) -> int:

@@ -711,8 +711,21 @@ class ClassicCanastaState(CanastaState):
                 for b in range(3, min(counts[3], b3max) + 1):
                     slow.append(Meld((MeldSpec(3, b),)))
             else:
+                # A first melding (CC-6.9, CC-7.1): the melds are valid by construction, so
+                # one that reaches the minimum and leaves two or more cards needs no more check.
+                minimum = self.minimum_for(self.turn)
                 for specs, _, _ in enum_new_melds(counts, NATURAL_RANKS, tw, jk, ratio):
-                    if specs:
+                    if not specs:
+                        continue
+                    total = size = 0
+                    for sp in specs:
+                        total += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+                        size += sp.naturals + sp.twos + sp.jokers
+                    if total < minimum:
+                        continue
+                    if h - size >= 2 and not must_go:
+                        out.append(Meld(specs))
+                    else:
                         slow.append(Meld(specs))
                 if not self.took:
                     slow.extend(self._go_out_candidates(counts))
