@@ -163,6 +163,12 @@ def load_record(source) -> Record:
     data = _read_json(source)
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a meldhall record (expected \"format\": \"{RECORD_FORMAT}\")")
+    if data.get("version", VERSION) != VERSION:
+        raise RecordError(f"record format version {data.get('version')!r} is not supported "
+                          f"(this meldhall reads version {VERSION})")
+    if not isinstance(data.get("actions", []), list) or not all(
+            isinstance(a, str) for a in data.get("actions", [])):
+        raise RecordError("record field 'actions' must be a list of actions in notation")
     try:
         rec = Record(
             game=str(data["game"]),

@@ -39,10 +39,12 @@ from meldhall.sim.batch import run_batch
 @handle_errors
 def simulate_command(
     game: Annotated[str, typer.Argument(
-        metavar="GAME", help="The game: classic-canasta.", show_default=False)],
+        metavar="GAME", help="The game: classic-canasta, railroad-canasta or shanghai-rummy.",
+        show_default=False)],
     players: Annotated[int | None, typer.Option(
         "--players", "-n",
-        help="Players per game: 2, 3, 4 or 6.",
+        help="Players per game: Classic Canasta 2, 3, 4 or 6; Railroad Canasta 2 to 8; "
+             "Shanghai Rummy 3 to 8.",
         show_default="4")] = None,
     games: Annotated[int, typer.Option(
         "--games", "-g", help="Number of games to play.")] = 10,

@@ -860,13 +860,16 @@ class CanastaState(State):
         return True
 
     def _log_deal(self, red3, pile) -> None:
+        """Log the set-up in the order it happens: the upcard (with any covering cards), then
+        each player's red threes, placed and replaced (CC-4.7, CC-4.10; RR-4.7, RR-4.9)."""
         pack = self.pack
-        for seat in range(self.players):
+        self._log(-1, "", "upcard " + " ".join(str(pack.cards[c]) for c in pile)
+                  + (" (pile frozen)" if self.pile_frozen else ""))
+        for k in range(1, self.players + 1):
+            seat = (self.dealer + k) % self.players
             placed = pack.cards_of(red3[seat])
             if placed:
                 self._log(seat, "", "places " + " ".join(str(c) for c in placed))
-        self._log(-1, "", "upcard " + " ".join(str(pack.cards[c]) for c in pile)
-                  + (" (pile frozen)" if self.pile_frozen else ""))
 
     # ------------------------------------------------------------------ stock and pile
     def _draw_cards(self, seat: int, want: int, replace: bool = True) -> tuple[list[str], bool]:

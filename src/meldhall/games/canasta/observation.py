@@ -163,7 +163,8 @@ class CanastaObservation(Observation):
                     m["spec"] + (f" [{m['canasta']} canasta]" if m["canasta"] else "")
                     for m in melds))
         up = self.upcard()
-        lines.append(f"Pile: {len(j['pile'])} cards, upcard {up if up else '—'}"
+        n_pile = len(j["pile"])
+        lines.append(f"Pile: {n_pile} card{'' if n_pile == 1 else 's'}, upcard {up if up else '—'}"
                      + (" (frozen)" if j["pile_frozen"] else "")
                      + f"; stock {j['stock_size']}")
         lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))

@@ -21,8 +21,8 @@ from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError, NotationError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
-    NATURAL_RANKS, TWO, Add, Answer, Ask, Deal, Discard, Draw, GoOut, Meld, MeldSpec, Pass, Take,
-    format_kind, parse_canasta_action,
+    CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Deal, Discard, Draw, GoOut, Meld,
+    MeldSpec, Pass, Take, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
     NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, kind_name, plural,
@@ -1001,7 +1001,10 @@ class ClassicCanastaState(CanastaState):
         top = None
         if self.pile:
             top = self.pack.rank_of[self.pile[-1]]
-        a = parse_canasta_action(text, top_rank=top)
+        rules = CLASSIC_PARSE_RULES
+        if self._phase == DRAW and not self._frozen_for(self._side()):
+            rules = {**rules, "take_rank": "CC-8.6"}  # the unfrozen pile's rule
+        a = parse_canasta_action(text, top_rank=top, rules=rules)
         if isinstance(a, Ask) and a.partner == -1:
             seat = self.to_act[0] if self.to_act else self.turn
             ps = self.partners(seat)

@@ -840,7 +840,9 @@ class RailroadCanastaState(CanastaState):
             elif can_out:
                 self._end_hand("went_out", seat)
             else:
-                self._take_kitty(seat)  # RR-10.5: compulsory
+                placed = self._take_kitty(seat)  # RR-10.5: compulsory
+                self._log(seat, "", "takes the kitty (compulsory, RR-10.5)"
+                          + ("; places " + " ".join(placed) if placed else ""))
                 self._begin_turn((seat + 1) % self.players)
             return
         if self.kitty_open(seat, types):
