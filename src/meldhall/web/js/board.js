@@ -149,6 +149,15 @@ export function centerPanel(obs) {
   return box;
 }
 
+/** A canasta meld's label: its rank and its cards, e.g. "7s: 7 7 2 2", "wild: 2 2 Jk".
+ *  (A count alone would be ambiguous: "7 ×4" read as four sevens for a meld of 7 7 2 2.) */
+export function meldLabel(m) {
+  const cards = String(m.spec || "").split(/\s+/).filter(Boolean)
+    .map((t) => (t === "JK" ? "Jk" : t)).join(" ");
+  const name = m.rank === "wild" ? "wild" : `${m.rank}s`;
+  return cards ? `${name}: ${cards}` : `${name} (${m.size} cards)`;
+}
+
 /** Melds per side (canasta games) or the table's melds (Shanghai). */
 export function meldsPanel(obs, names, mySeat) {
   const box = h("div.melds");
@@ -177,7 +186,7 @@ export function meldsPanel(obs, names, mySeat) {
     if (!melds.length) sec.append(h("p.dim", "no melds"));
     for (const m of melds) {
       const cls = m.canasta ? `.canasta.${m.canasta}` : "";
-      const label = h("div.meld-label", `${m.rank} \u00d7${m.size}`);
+      const label = h("div.meld-label", { title: `${m.size} cards` }, meldLabel(m));
       if (m.canasta) label.append(" ", h("span.badge.canasta-" + m.canasta, `${m.canasta} canasta`));
       if (m.closed) label.append(" ", h("span.badge", "closed"));
       sec.append(h("div.meld" + cls, { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true })));
