@@ -40,12 +40,39 @@ def serve(
     settings = Settings.from_env(database_url=database, bot_pause=bot_pause,
                                  allow_seeds=allow_seeds or None)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    typer.echo(f"meldhall: serving on {url} (database: {_safe(settings.resolved_database_url())})")
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                ws_max_size=1024 * 1024, ws_ping_interval=20, ws_ping_timeout=30,
-                proxy_headers=False, server_header=False)
+    db_url = settings.resolved_database_url()
+    app_ = create_app(settings)
+
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)   # migrations, rebuilt tables, bound port
+            if self.started and not self.should_exit:
+                # only now does the server accept connections
+                typer.echo(f"meldhall: serving on {url} (database: {_describe(db_url)})")
+                if open_browser:
+                    threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    config = uvicorn.Config(app_, host=host, port=port, log_level=log_level,
+                            ws_max_size=1024 * 1024, ws_ping_interval=20, ws_ping_timeout=30,
+                            proxy_headers=False, server_header=False)
+    try:
+        _Server(config).run()
+    finally:
+        # a second Ctrl-C makes uvicorn skip the application's shutdown ("force quit"): the
+        # storage is closed here then (final checkpoint, connections closed); idempotent
+        app_.state.manager.close()
+
+
+def _describe(url: str) -> str:
+    """The URL without its password; for a SQLite file, its absolute path too."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite" and u.database and u.database != ":memory:":
+        return f"{_safe(url)} = {Path(u.database).expanduser().resolve()}"
+    return _safe(url)
 
 
 def _safe(url: str) -> str:

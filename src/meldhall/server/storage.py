@@ -14,6 +14,7 @@ PostgreSQL is used through psycopg 3.  The schema is created and upgraded by Ale
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 __all__ = ["SeatRow", "StaleVersion", "Storage", "TableRow", "metadata"]
+
+log = logging.getLogger("meldhall.server")
 
 metadata = MetaData()
 
@@ -147,6 +150,7 @@ class Storage:
 
     def __init__(self, url: str):
         self.url = url
+        self._closed = False
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
             self._ensure_sqlite_folder(url)
@@ -187,9 +191,38 @@ class Storage:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def dispose(self) -> None:
-        """Close every pooled connection."""
+    def close(self) -> None:
+        """Shut the storage down losslessly; safe to call more than once.
+
+        SQLite: a final ``wal_checkpoint(TRUNCATE)`` copies every committed transaction from
+        the write-ahead log into the database file and empties the log, then every pooled
+        connection is closed (the last close removes the ``-wal`` and ``-shm`` files).  After
+        a graceful shutdown the database file alone holds everything: copying it, or opening
+        it read-only or ``immutable``, shows every table and action.  (Without this step the
+        committed data is still safe in the ``-wal`` file, which SQLite replays when the
+        database is opened next, but only while the two files stay together.)
+
+        Call it once no write is in flight (the server's bots are stopped, its database
+        threads joined).
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self.is_sqlite:
+            try:
+                with self.engine.connect() as conn:
+                    busy, _log, _done = conn.exec_driver_sql(
+                        "PRAGMA wal_checkpoint(TRUNCATE)").one()
+                if busy:
+                    log.warning("final SQLite checkpoint was blocked by another connection: "
+                                "committed data stays in the -wal file until it can run")
+            except Exception:  # noqa: BLE001 - the data is safe in the WAL; still close
+                log.exception("final SQLite checkpoint failed (the data is safe in the WAL)")
         self.engine.dispose()
+
+    def dispose(self) -> None:
+        """Close the storage (see :meth:`close`)."""
+        self.close()
 
     # ------------------------------------------------------------------ writes
     def create_table(self, row: TableRow) -> None:

@@ -340,19 +340,36 @@ class TableManager:
                 "max": round(v[-1] * 1000, 2), "gc_max": gc_max}
 
     async def stop(self) -> None:
-        """Stop the bots and close the storage."""
+        """Stop the bots and the checkpoints, wait for them, then close the storage.
+
+        Lossless: every task that could write is cancelled AND awaited, the database threads
+        are joined (a write or checkpoint already running finishes), and only then does
+        :meth:`Storage.close` run its final checkpoint and close every connection.
+        """
         self.closing = True
         if self._gc_timer in gc.callbacks:
             gc.callbacks.remove(self._gc_timer)
         gc.set_threshold(700, 10, 10)
-        for task in (self._lag_task, self._checkpoint_task):
-            if task is not None:
-                task.cancel()
-        for t in self.tables.values():
-            if t.bot_task is not None:
-                t.bot_task.cancel()
+        tasks = [task for task in (self._lag_task, self._checkpoint_task) if task is not None]
+        tasks += [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=10)
+            if pending:
+                log.warning("%d task(s) did not stop within 10 s", len(pending))
+        self.close()
+
+    def close(self) -> None:
+        """Join the database threads and close the storage (synchronous, idempotent).
+
+        :meth:`stop` ends with it; ``meldhall serve`` calls it again after the server has
+        returned, which matters when a second Ctrl-C made uvicorn skip the application's
+        shutdown (its "force quit").
+        """
+        self.closing = True
         self.db.shutdown(wait=True)
-        self.storage.dispose()
+        self.storage.close()
 
     # ------------------------------------------------------------------ tables
     async def get(self, table_id: str) -> LiveTable:
