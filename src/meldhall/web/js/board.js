@@ -149,13 +149,17 @@ export function centerPanel(obs) {
   return box;
 }
 
-/** A canasta meld's label: its rank and its cards, e.g. "7s: 7 7 2 2", "wild: 2 2 Jk".
- *  (A count alone would be ambiguous: "7 ×4" read as four sevens for a meld of 7 7 2 2.) */
+/** A canasta meld's label, as the terminal writes it: the rank times its NATURAL cards, then
+ *  the wild cards ("7 ×2 + 2 2" for 7 7 2 2, "K ×7" for seven natural kings, "wild: 2 2 Jk").
+ *  (It used to be the rank times ALL the cards: "7 ×4" for 7 7 2 2.)  The title lists them all. */
 export function meldLabel(m) {
-  const cards = String(m.spec || "").split(/\s+/).filter(Boolean)
-    .map((t) => (t === "JK" ? "Jk" : t)).join(" ");
-  const name = m.rank === "wild" ? "wild" : `${m.rank}s`;
-  return cards ? `${name}: ${cards}` : `${name} (${m.size} cards)`;
+  const tokens = String(m.spec || "").split(/\s+/).filter(Boolean)
+    .map((t) => (t === "JK" ? "Jk" : t));
+  if (!tokens.length) return `${m.rank} (${m.size} cards)`;
+  if (m.rank === "wild") return `wild: ${tokens.join(" ")}`;
+  const naturals = tokens.filter((t) => t === m.rank).length;
+  const wild = tokens.filter((t) => t !== m.rank);
+  return `${m.rank} \u00d7${naturals}` + (wild.length ? ` + ${wild.join(" ")}` : "");
 }
 
 /** Melds per side (canasta games) or the table's melds (Shanghai). */
@@ -186,7 +190,7 @@ export function meldsPanel(obs, names, mySeat) {
     if (!melds.length) sec.append(h("p.dim", "no melds"));
     for (const m of melds) {
       const cls = m.canasta ? `.canasta.${m.canasta}` : "";
-      const label = h("div.meld-label", { title: `${m.size} cards` }, meldLabel(m));
+      const label = h("div.meld-label", { title: `${m.size} cards: ${m.spec}` }, meldLabel(m));
       if (m.canasta) label.append(" ", h("span.badge.canasta-" + m.canasta, `${m.canasta} canasta`));
       if (m.closed) label.append(" ", h("span.badge", "closed"));
       sec.append(h("div.meld" + cls, { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true })));
