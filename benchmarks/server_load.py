@@ -174,7 +174,7 @@ async def main_async(args, base: str) -> dict:
         stop = start + args.seconds
         lag_task = asyncio.create_task(watch_lag())
         tasks = []
-        for i in range(args.tables):
+        for _ in range(args.tables):
             tasks.append(asyncio.create_task(run_table(
                 base, ws_base, args.game, args.think, stop, stats, random.Random(rng.random()),
                 client, options)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cc_position import assert_illegal, build, legal_texts, play, result
+from cc_position import assert_illegal, build, legal_texts, play
 from meldhall.games.classic_canasta import ClassicCanastaOptions
 
 

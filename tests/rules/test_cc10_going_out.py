@@ -6,7 +6,6 @@ import pytest
 
 from cc_position import assert_illegal, build, legal_texts, play, result
 from meldhall.errors import IllegalActionError
-from meldhall.record import dump_position
 
 CANASTA = "9 9 9 9 9 9 9"
 

@@ -9,6 +9,8 @@ class attribute ``RULES`` (a key -> rule ID table) and :meth:`CanastaState._rule
 
 from __future__ import annotations
 
+import abc
+
 import random
 from typing import Any
 from collections.abc import Iterator
@@ -425,8 +427,9 @@ class CanastaState(State):
             raise self._err(key, f"the first melding needs a count of {minimum}; "
                             + where.format(t=total))
 
+    @abc.abstractmethod
     def minimum_for(self, seat: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _top_rank(self) -> int:
         """The upcard's rank if the pile may be taken at all: not empty, no wild card, black
@@ -564,14 +567,17 @@ class CanastaState(State):
                             "you must take the pile")
         return None
 
+    @abc.abstractmethod
     def _plan_phase(self, action: Action, t, phase: str):  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
+    @abc.abstractmethod
     def _plan_take(self, action):  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
+    @abc.abstractmethod
     def _take_forced(self) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for ``side`` (default: frozen for everyone or nobody)."""
@@ -606,8 +612,9 @@ class CanastaState(State):
                                                   self._plan_take))
         return out
 
+    @abc.abstractmethod
     def _take_candidates(self, rank: int, counts) -> list[Take]:  # pragma: no cover
-        raise NotImplementedError
+        """Supplied by each game."""
 
     @staticmethod
     def _takes_onto_meld(r: int, counts, with_wild: bool) -> list[Take]:
@@ -654,8 +661,9 @@ class CanastaState(State):
             return []
         return self._legal_phase(ph)
 
+    @abc.abstractmethod
     def _legal_phase(self, phase: str) -> list[Action]:  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _apply_checked(self, action: Action, plan):
         """Apply a checked action to a copy: the deal here, the rest in :meth:`_apply_action`."""
@@ -672,11 +680,13 @@ class CanastaState(State):
         s._apply_action(action, t, seat, text, plan, self._phase)
         return s
 
+    @abc.abstractmethod
     def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Supplied by each game."""
 
+    @abc.abstractmethod
     def _start_hand(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _end_hand(self, how: str, went_out: int | None) -> None:
         """Score the hand (:meth:`_score_hand`) and decide whether the game ends."""
@@ -688,8 +698,9 @@ class CanastaState(State):
         self._phase = "game_over" if game_over else "hand_end"
         self._cache = None
 
+    @abc.abstractmethod
     def _score_hand(self, how: str, went_out: int | None):  # pragma: no cover - abstract
-        raise NotImplementedError
+        """Supplied by each game."""
 
     @classmethod
     def new_game_function(cls, options_class, score_columns, *, title: str, counts: str,
@@ -813,8 +824,9 @@ class CanastaState(State):
     def _deal_packets(self, order: list[int]) -> None:
         """Deal further face-down packets after the hands (none by default)."""
 
+    @abc.abstractmethod
     def _turn_upcard(self, order: list[int]) -> tuple[list[int], bool] | None:
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _replace_red_threes(self) -> bool:
         """Whether dealt and drawn red threes are replaced from the stock."""

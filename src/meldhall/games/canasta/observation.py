@@ -9,6 +9,8 @@ stock order, the game seed (which would reveal future deals).
 
 from __future__ import annotations
 
+import abc
+
 import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -104,13 +106,13 @@ class CanastaObservation(Observation):
             **extra,
         }
 
+    @abc.abstractmethod
     def melds_of(self, side: int) -> list[dict[str, Any]]:
         """A side's melds as dicts (``rank``, ``cards``, ``spec``, ``size``, ``canasta`` …)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def minimums(self) -> list[int | None]:
         """Minimum count per side for its first melding this hand."""
-        raise NotImplementedError
 
     def log(self) -> list[dict[str, Any]]:
         """The public log, oldest first."""
@@ -187,8 +189,9 @@ class CanastaObservation(Observation):
             seen |= m
         return seen
 
+    @abc.abstractmethod
     def _state_class(self):
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def _hidden_packets(self) -> list[tuple[str, int, int, bool]]:
         """Hidden packets other than hands to deal: ``(name, index, size, red_ok)``."""

@@ -7,6 +7,8 @@ checks that every physical card of the pack is in exactly one place.
 
 from __future__ import annotations
 
+import abc
+
 from typing import Any
 
 from meldhall.cards import Pack, parse_card
@@ -76,7 +78,7 @@ class CardReader:
                 + " ".join(c.physical for c in missing[:5]))
 
 
-class PositionCodec:
+class PositionCodec(abc.ABC):
     """Dump and load the canasta fields of a state; subclass per game."""
 
     game = ""
@@ -102,8 +104,9 @@ class PositionCodec:
     def nsides(self, opts, side_of) -> int:
         return max(side_of) + 1
 
+    @abc.abstractmethod
     def score_columns(self, opts) -> int:
-        raise NotImplementedError
+        """Supplied by each game."""
 
     def default_sides(self, opts) -> tuple[int, ...]:
         return tuple(range(opts.player_count))
@@ -156,7 +159,7 @@ class PositionCodec:
         self.dump_extra(s, d)
         return d
 
-    def dump_extra(self, s, d: dict[str, Any]) -> None:
+    def dump_extra(self, s, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """Add the game's own fields to ``d``."""
 
     # ------------------------------------------------------------------ load
@@ -231,5 +234,5 @@ class PositionCodec:
         s._cache = None
         return s
 
-    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:
+    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:  # noqa: B027
         """Read the game's own fields into ``s`` (placing their cards through ``rd``)."""
