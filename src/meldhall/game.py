@@ -134,6 +134,21 @@ class Observation(abc.ABC):
 
     seat: int
 
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.player_count  # type: ignore[attr-defined]
+
+    @property
+    def phase(self) -> str:
+        """The phase of the observed state."""
+        return self.public["_phase"]  # type: ignore[attr-defined]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome, once the hand (deal) has been scored."""
+        return self.public["_outcome"]  # type: ignore[attr-defined]
+
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (for the web and for logs)."""
@@ -164,14 +179,14 @@ class State(abc.ABC):
         """Seats whose decision is awaited (empty when the game is over)."""
 
     @property
-    @abc.abstractmethod
     def phase(self) -> str:
         """The phase name (game specific, e.g. ``"draw"``, ``"meld"``, ``"consent"``)."""
+        return self._phase  # type: ignore[attr-defined]
 
     @property
-    @abc.abstractmethod
     def outcome(self) -> Outcome | None:
         """``None`` while a hand is in play; the :class:`Outcome` after a hand or the game."""
+        return self._outcome  # type: ignore[attr-defined]
 
     @property
     def is_terminal(self) -> bool:
@@ -179,9 +194,9 @@ class State(abc.ABC):
         return self.outcome is not None and self.outcome.game_over
 
     @property
-    @abc.abstractmethod
     def players(self) -> int:
         """Number of seats."""
+        return self.options.player_count  # type: ignore[attr-defined]
 
     @abc.abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:

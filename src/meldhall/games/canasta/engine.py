@@ -281,21 +281,6 @@ class CanastaState(State):
 
     # ------------------------------------------------------------------ protocol basics
     @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self.options.player_count
-
-    @property
-    def phase(self) -> str:
-        """Current phase (see the game module's docstring)."""
-        return self._phase
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The hand's (and game's) outcome once scored, else ``None``."""
-        return self._outcome
-
-    @property
     def stock_size(self) -> int:
         """Cards left in the stock."""
         return len(self.stock)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from meldhall.cards import Pack
-from meldhall.game import Observation, Outcome
+from meldhall.game import Observation
 from meldhall.games.canasta.actions import format_kind, rank_order
 from meldhall.games.canasta.engine import log_entries
 
@@ -70,21 +70,6 @@ class CanastaObservation(Observation):
     def pack(self) -> Pack:
         """The pack in play."""
         return Pack.get(self.options.decks, self.options.jokers)
-
-    @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self.options.player_count
-
-    @property
-    def phase(self) -> str:
-        """The phase of the observed state."""
-        return self.public["_phase"]
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The outcome, once the hand has been scored."""
-        return self.public["_outcome"]
 
     def hand_cards(self):
         """The seat's own cards, sorted by rank (list of Card)."""

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from meldhall.cards import Pack
-from meldhall.game import Observation, Outcome
+from meldhall.game import Observation
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import CONTRACTS
 
@@ -87,24 +87,9 @@ class ShanghaiObservation(Observation):
         return Pack.get(self.options.num_decks, self.options.num_jokers)
 
     @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self.options.player_count
-
-    @property
-    def phase(self) -> str:
-        """The phase of the observed state."""
-        return self.public["_phase"]
-
-    @property
     def turn(self) -> int:
         """The player in turn."""
         return self.public["turn"]
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The outcome, once the deal has been scored."""
-        return self.public["_outcome"]
 
     @property
     def contract_number(self) -> int:

@@ -199,21 +199,6 @@ class ShanghaiState(State):
 
     # ------------------------------------------------------------------ basic properties
     @property
-    def players(self) -> int:
-        """Number of seats (SH-1.1)."""
-        return self.options.player_count
-
-    @property
-    def phase(self) -> str:
-        """Current phase (see the module docstring)."""
-        return self._phase
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The deal's (and game's) outcome once scored, else ``None``."""
-        return self._outcome
-
-    @property
     def to_act(self) -> tuple[int, ...]:
         """The seat whose decision is awaited: the player in turn, or in ``"buy"`` the player
         being offered the upcard (SH-10.3), or the next dealer after a deal."""
