@@ -198,13 +198,38 @@ class State(abc.ABC):
         """Number of seats."""
         return self.options.player_count  # type: ignore[attr-defined]
 
-    @abc.abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action for ``seat`` (default: the seat to act), deterministic order."""
+        """Every legal action for ``seat`` (default: the seat to act), deterministic order.
 
-    @abc.abstractmethod
+        Computed once per state (a state never changes) by the game's :meth:`_legal`.
+        """
+        if seat is not None and seat not in self.to_act:
+            return []
+        c = self._cache  # type: ignore[attr-defined]
+        if c is None:
+            c = self._cache = {}  # type: ignore[attr-defined]
+        la = c.get("legal")
+        if la is None:
+            la = c["legal"] = self._legal()
+            c["legal_ids"] = {id(a) for a in la}
+        return list(la)
+
     def check(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` (rule ID and reason) if ``action`` is illegal."""
+        self._plan(action, seat)
+
+    @abc.abstractmethod
+    def _legal(self) -> list[Action]:
+        """The legal actions of the seat to act (the game's generator)."""
+
+    @abc.abstractmethod
+    def _plan(self, action: Action, seat: int | None):
+        """The one legality check: raise :class:`IllegalActionError`, or return what
+        :meth:`_apply_checked` needs."""
+
+    @abc.abstractmethod
+    def _apply_checked(self, action: Action, plan) -> State:
+        """The next state after a checked action."""
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """True if :meth:`check` accepts the action."""
@@ -214,9 +239,20 @@ class State(abc.ABC):
             return False
         return True
 
-    @abc.abstractmethod
     def apply(self, action: Action, seat: int | None = None) -> State:
         """Check the action, then return the next state (this one is unchanged)."""
+        c = self._cache  # type: ignore[attr-defined]
+        if c is not None and (seat is None or seat in self.to_act):
+            ids = c.get("legal_ids")
+            if ids is not None and id(action) in ids:
+                # the very object listed by legal_actions(): already checked
+                return self.apply_unchecked(action)
+        plan = self._plan(action, seat)
+        return self._apply_checked(action, plan)
+
+    def apply_unchecked(self, action: Action) -> State:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
+        return self._apply_checked(action, None)
 
     @abc.abstractmethod
     def parse_action(self, text: str) -> Action:

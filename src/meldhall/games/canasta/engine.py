@@ -512,9 +512,6 @@ class CanastaState(State):
                 raise self._err("meld_shape", f"a meld with rank {getattr(sp, 'rank', sp)!r} "
                                 "and those counts is impossible")
 
-    def check(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
-        self._plan(action, seat)
 
     def _plan(self, action: Action, seat: int | None):
         """The one legality check: the turn, the action's shape, the end of a hand and the
@@ -747,31 +744,6 @@ class CanastaState(State):
         s._cache = None
         s._start_hand()
         return s
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action for ``seat`` (default: the seat to act), in a fixed order."""
-        if seat is not None and seat not in self.to_act:
-            return []
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        la = c.get("legal")
-        if la is None:
-            la = c["legal"] = self._legal()
-            c["legal_ids"] = {id(a) for a in la}
-        return list(la)
-
-    def apply(self, action: Action, seat: int | None = None):
-        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state;
-        this state is unchanged."""
-        c = self._cache
-        if c is not None and (seat is None or seat in self.to_act):
-            ids = c.get("legal_ids")
-            if ids is not None and id(action) in ids:
-                # the very object listed by legal_actions(): already checked
-                return self.apply_unchecked(action)
-        plan = self._plan(action, seat)
-        return self._apply_checked(action, plan)
 
     def apply_unchecked(self, action: Action):
         """Apply an action known to be legal (from :meth:`legal_actions`), for search."""

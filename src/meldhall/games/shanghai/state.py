@@ -449,10 +449,6 @@ class ShanghaiState(State):
                 "asked now")
         raise IllegalActionError("SH-10.3", "there is no upcard on offer")
 
-    def check(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` (rule ID, reason) if ``action`` is illegal now."""
-        self._plan(action, seat)
-
     def _plan(self, action: Action, seat: int | None):
         self._seat_check(action, seat)
         ph = self._phase
@@ -774,18 +770,9 @@ class ShanghaiState(State):
             cnt = c["counts"] = _counts(self.hands[self.turn], self.n52)
         return cnt
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action for ``seat`` (default: the seat to act), in a fixed order:
-        contracts (by their melds), lay-offs (by meld number, then card), exchanges, discards
-        (by suit S H D C, then rank, jokers last)."""
-        if seat is not None and seat not in self.to_act:
-            return []
-        c = self._cache
-        if c is None:
-            c = self._cache = {}
-        la = c.get("legal")
-        if la is not None:
-            return list(la)
+    def _legal(self) -> list[Action]:
+        """The legal actions, in a fixed order: contracts (by their melds), lay-offs (by meld
+        number, then card), exchanges, discards (by suit S H D C, then rank, jokers last)."""
         ph = self._phase
         if ph == UPCARD:
             out: list[Action] = [TAKE, DRAW] if self.pile else [DRAW]
@@ -797,9 +784,7 @@ class ShanghaiState(State):
             out = [DEAL]
         else:
             out = []
-        c["legal"] = out
-        c["legal_ids"] = {id(a) for a in out}
-        return list(out)
+        return out
 
     def contract_actions(self) -> list[Contract]:
         """Every legal way to make the contract now (empty if none, or not in the meld phase,
@@ -885,20 +870,6 @@ class ShanghaiState(State):
         return out
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action, seat: int | None = None) -> ShanghaiState:
-        """Check ``action`` (raising :class:`IllegalActionError`), then return the next state."""
-        c = self._cache
-        if c is not None and (seat is None or seat in self.to_act):
-            ids = c.get("legal_ids")
-            if ids is not None and id(action) in ids:
-                return self._apply_checked(action, None)
-        plan = self._plan(action, seat)
-        return self._apply_checked(action, plan)
-
-    def apply_unchecked(self, action: Action) -> ShanghaiState:
-        """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
-        return self._apply_checked(action, None)
-
     def _apply_checked(self, action: Action, plan) -> ShanghaiState:
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
