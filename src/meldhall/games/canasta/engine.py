@@ -156,6 +156,10 @@ def _bad_counts(*values: int) -> bool:
 
 
 _DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
+#: One shared discard action per kind (legal-action lists reuse them).
+DISCARDS = {k: Discard(k) for k in range(14)}
+#: Kinds a hand can hold, in the order legal discards are listed.
+HELD_KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 _VALUES = CLASSIC_VALUES  # the card values are the same in both canasta games
 _ADDS: dict = {}
 _SINGLE_MELDS: dict = {}

@@ -21,10 +21,11 @@ from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError, NotationError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
-    CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Deal, Discard, Draw, GoOut, Meld,
+    CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Discard, Draw, GoOut, Meld,
     MeldSpec, Pass, Take, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
+    DISCARDS, HELD_KINDS,
     NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, kind_name, plural,
     set_item,
 )
@@ -40,14 +41,9 @@ _Meld = CanastaMeld  # positions load melds through this name
 _hand_seed = hand_seed  # kept for callers of the former private name
 
 V = CLASSIC_VALUES
-_DRAW = Draw()
 _PASS = Pass()
-_DEAL = Deal()
 _YES = Answer(True)
 _NO = Answer(False)
-_DISCARDS = {k: Discard(k) for k in range(14)}
-#: Kinds a hand can hold, in display order.
-_KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 
 
 class ClassicCanastaState(CanastaState):
@@ -733,21 +729,21 @@ class ClassicCanastaState(CanastaState):
         if self.no_discard:
             out.append(_PASS)
         elif not self.no_discard:
-            for k in _KINDS:
+            for k in HELD_KINDS:
                 if counts[k]:
                     if h == 1:
                         if go_blocked or canastas < req:
                             continue
                     elif must_go:
                         continue
-                    out.append(_DISCARDS[k])
+                    out.append(DISCARDS[k])
         return out
 
     def _go_out_candidates(self, counts) -> list[GoOut]:
         """Concealed going-out actions for a side that has not melded (CC-6.9, CC-10.6)."""
         out: list[GoOut] = []
         ratio = self.options.wild_ratio
-        discard_opts: list[int | None] = [None] + [k for k in _KINDS if counts[k]]
+        discard_opts: list[int | None] = [None] + [k for k in HELD_KINDS if counts[k]]
         for d in discard_opts:
             rest = list(counts)
             if d is not None:

@@ -23,10 +23,11 @@ from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
-    NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Deal, Discard, Draw, GoOutNow, Kitty, Meld,
+    NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Discard, Draw, GoOutNow, Kitty, Meld,
     MeldSpec, Pass, Take, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
+    DISCARDS, HELD_KINDS,
     NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, plural, set_item,
     used_counts, wild_splits,
 )
@@ -40,9 +41,7 @@ DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER = (
 PHASES = (DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER)
 V = CLASSIC_VALUES  # RR-3.5 gives the same card values as CC-3.4
 SEVEN, BLACK3 = 7, 3
-_DRAW, _PASS, _DEAL, _KITTY, _OUT = Draw(), Pass(), Deal(), Kitty(), GoOutNow()
-_DISCARDS = {k: Discard(k) for k in range(14)}
-_KINDS = (0, 2, 1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+_PASS, _KITTY, _OUT = Pass(), Kitty(), GoOutNow()
 #: Meld categories: the wild meld (slot 0), then natural ranks (7 = sevens).
 _CATEGORIES = (JOKER,) + NATURAL_RANKS
 
@@ -696,9 +695,9 @@ class RailroadCanastaState(CanastaState):
             else:
                 for specs in self._first_melds(counts, tw, jk):
                     slow.append(Meld(specs))
-        for k in _KINDS:
+        for k in HELD_KINDS:
             if counts[k]:
-                d = _DISCARDS[k]
+                d = DISCARDS[k]
                 if fast and h >= 2 and (k != SEVEN or not self._locked_now()):
                     out.append(d)
                 else:
