@@ -172,6 +172,10 @@ class State(abc.ABC):
     __slots__ = ()
 
     game_name: str = ""
+    #: Whether a higher hand score is better (points scored, as in canasta) or worse
+    #: (penalty points, as in Shanghai Rummy, where the lowest total wins).  Tournaments and
+    #: search bots compare seats through this.
+    HIGH_SCORE_WINS: bool = True
 
     @property
     @abc.abstractmethod

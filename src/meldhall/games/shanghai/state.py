@@ -162,6 +162,7 @@ class ShanghaiState(State):
     """
 
     game_name = "shanghai-rummy"
+    HIGH_SCORE_WINS = False  # SH-13: hand scores are penalty points; the lowest total wins
 
     __slots__ = (
         "_cache",
