@@ -2,7 +2,8 @@
 
 A bot is any object with ``choose(observation, legal_actions, rng) -> action``: it sees only
 its seat's :class:`~meldhall.game.Observation`, never the state.  :func:`make_bot` builds one
-by name (``"random"``, ``"heuristic"``) for a game.
+by name for a game: ``"random"``, ``"heuristic"``, or the search bot ``"ismcts"`` with an
+optional level (``"ismcts:easy"``, ``"ismcts:hard"``, or ``"ismcts:<iterations>"``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from meldhall.game import Action, Observation
 
 __all__ = ["Bot", "RandomBot", "make_bot", "BOT_NAMES"]
 
-BOT_NAMES = ("random", "heuristic")
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:easy", "ismcts:normal", "ismcts:hard")
 
 
 class Bot(Protocol):
@@ -48,6 +49,11 @@ def make_bot(name: str, game: str = "classic-canasta") -> Bot:
     """
     if name == "random":
         return RandomBot()
+    base, _, level = name.partition(":")
+    if base == "ismcts":
+        from meldhall.bots.ismcts import IsmctsBot
+
+        return IsmctsBot(game, level or None)
     if name == "heuristic":
         if game == "classic-canasta":
             from meldhall.bots.classic_heuristic import ClassicHeuristicBot

@@ -1,0 +1,418 @@
+"""Information-set Monte Carlo tree search (ISMCTS), generic over the game protocol.
+
+The bot searches from its seat's :class:`~meldhall.game.Observation` only.  Each iteration
+deals the cards it cannot see at random (``observation.sample_state(rng)``, a
+*determinization*), walks one shared tree of decisions down that determinization (the
+single-observer ISMCTS of Cowling, Powley and Whitehouse, 2012), grows the tree by one
+decision, plays the rest of the hand with a fast policy (the game's heuristic bot, for every
+seat, each from its own observation of the sampled state) and backs up every seat's result.
+
+What makes it a player rather than a coin toss at small budgets:
+
+* **Heuristic prior.** At every decision the heuristic's own choice is expanded first and
+  starts with ``prior_visits`` virtual visits worth the parent's mean, so the search departs
+  from the heuristic only on evidence.
+* **Progressive widening.** A decision with many legal actions (canasta melds, Shanghai
+  lay-offs) opens at most ``widen_c * visits ** widen_alpha`` children, in the order: the
+  heuristic's choice, then the others as ``rng`` shuffles them.
+* **Availability-aware UCB** (the ISMCTS selection rule): a child's exploration term counts
+  the iterations in which it was legal, not the parent's visits, since the sampled hands
+  change what opponents can do.
+
+A result is a hand's score, oriented by :attr:`~meldhall.game.State.HIGH_SCORE_WINS`: a seat's
+reward is its side's hand score minus the mean of the other sides'.  Rewards are normalised by
+the range seen so far in the search, so one exploration constant fits every game.
+
+Determinism: all randomness comes from the ``rng`` given to :meth:`IsmctsBot.choose`; with an
+iteration budget (and no time cap reached) the same observation and ``rng`` state give the same
+action whatever the hidden cards are.  The time cap is a safety net for interactive play; when
+it cuts a search short the result depends on the machine's speed.
+
+Levels (:data:`LEVELS`) are documented budgets; see ``docs/bots.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from meldhall.errors import OptionsError
+from meldhall.game import Action, Observation, State
+
+__all__ = ["Level", "LEVELS", "IsmctsBot", "ActionValue", "parse_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A search budget and its policy.
+
+    Attributes:
+        name: ``"easy"``, ``"normal"`` or ``"hard"`` (or ``"custom"``).
+        iterations: determinizations searched per decision (the budget that makes results
+            reproducible).
+        seconds: wall-clock cap per decision (seconds); the search stops at whichever of the
+            two comes first.  ``None`` for no cap.
+        exploration: UCB exploration constant on normalised rewards (0–1).
+        prior_visits: virtual visits given to the heuristic's choice.
+        widen_c, widen_alpha: progressive widening; a node visited ``n`` times may have
+            ``max(2, ceil(widen_c * n ** widen_alpha))`` children.
+        rollout_actions: actions a playout may take before it is cut off and scored as a draw
+            (a safety bound: hands normally end well before it).
+        tree: ``True`` grows the full single-observer tree (every seat's decisions);
+            ``False`` searches the root decision only, with common random numbers and
+            sequential halving (see :meth:`IsmctsBot.analyse`).  ``iterations`` counts
+            playouts in both.
+        max_candidates: root actions considered (the heuristic's choice and the first others
+            in ``rng`` order) in root search.
+        gate_z: root search leaves the heuristic's choice only when the best action's paired
+            advantage over it exceeds ``gate_z`` standard errors.
+    """
+
+    name: str
+    iterations: int
+    seconds: float | None
+    exploration: float = 0.7
+    prior_visits: float = 4.0
+    widen_c: float = 1.5
+    widen_alpha: float = 0.5
+    rollout_actions: int = 2000
+    tree: bool = False
+    max_candidates: int = 12
+    gate_z: float = 1.0
+
+
+#: The levels offered to players (``ismcts:easy``, ``ismcts`` = ``ismcts:normal``,
+#: ``ismcts:hard``).  Median answer times on the project's 2-core machine are in
+#: ``docs/strength.md``.
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", iterations=16, seconds=0.5),
+    "normal": Level("normal", iterations=64, seconds=1.0),
+    "hard": Level("hard", iterations=400, seconds=5.0),
+}
+
+
+def parse_level(text: str | None) -> Level:
+    """A level by name, or ``"<iterations>"`` / ``"<iterations>/<seconds>"`` for a custom budget.
+
+    Raises:
+        OptionsError: unknown level.
+    """
+    if text is None or text == "":
+        return LEVELS["normal"]
+    if text in LEVELS:
+        return LEVELS[text]
+    try:
+        its, _, secs = text.partition("/")
+        return replace(LEVELS["normal"], name="custom", iterations=int(its),
+                       seconds=float(secs) if secs else None)
+    except ValueError:
+        raise OptionsError(
+            f"unknown ismcts level {text!r}; use one of {', '.join(LEVELS)}, "
+            "or a number of iterations such as ismcts:200") from None
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One candidate of a search, for hints and analysis.
+
+    Attributes:
+        action: the legal action.
+        visits: iterations that went through it (the heuristic prior excluded).
+        value: mean result of those iterations in points: the observing side's hand score
+            minus the others' mean (oriented so that more is better; penalty points count
+            negative in Shanghai Rummy).  ``None`` if never visited.
+        heuristic: whether it is the heuristic policy's own choice.
+    """
+
+    action: Action
+    visits: int
+    value: float | None
+    heuristic: bool
+
+
+class _Node:
+    """A decision in the shared tree; the statistics are those of the seat that moved here."""
+
+    __slots__ = ("children", "visits", "avail", "total", "prior", "order", "next")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0.0
+        self.avail = 0.0
+        self.total = 0.0
+        self.prior = 0.0  # virtual visits at the siblings' mean (heuristic prior)
+        self.order: list[Action] | None = None  # expansion order, fixed at first visit
+        self.next = 0
+
+
+class IsmctsBot:
+    """The search bot (``ismcts``, ``ismcts:easy``, ``ismcts:hard`` in the CLI).
+
+    Args:
+        game: registry name of the game (its heuristic bot is the playout policy).
+        level: a :class:`Level` or a level name (see :func:`parse_level`).
+
+    Raises:
+        OptionsError: unknown game or level.
+    """
+
+    def __init__(self, game: str, level: Level | str | None = None) -> None:
+        from meldhall.bots import make_bot
+
+        self.game = game
+        self.level = level if isinstance(level, Level) else parse_level(level)
+        self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
+        self.policy = make_bot("heuristic", game)
+
+    # ------------------------------------------------------------------ public
+    def choose(self, observation: Observation, legal_actions: Sequence[Action],
+               rng: random.Random) -> Action:
+        """The most visited root action after the search (ties: the higher mean)."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        stats = self.analyse(observation, legal_actions, rng)
+        return stats[0].action
+
+    def analyse(self, observation: Observation, legal_actions: Sequence[Action],
+                rng: random.Random) -> list[ActionValue]:
+        """Search and return every explored root action, best first.
+
+        Args:
+            observation: the deciding seat's observation (nothing else is read).
+            legal_actions: that seat's legal actions (non-empty).
+            rng: the source of every random choice (sampling, playouts, widening).
+
+        Returns:
+            ``ActionValue`` per explored action, ordered by visits then value; the first is
+            the bot's choice.  Unexplored legal actions are not listed.
+        """
+        legal = list(legal_actions)
+        seat = observation.seat
+        heur = self.policy.choose(observation, legal, rng)
+        if len(legal) == 1:
+            return [ActionValue(legal[0], 0, None, True)]
+        if not self.level.tree:
+            return self._root_search(observation, legal, heur, rng)
+        root = _Node()
+        order = [a for a in legal if a != heur]
+        rng.shuffle(order)
+        root.order = [heur] + order
+        self._lo, self._hi = math.inf, -math.inf
+        lvl = self.level
+        deadline = None if lvl.seconds is None else time.perf_counter() + lvl.seconds
+        start_outcome = observation.outcome
+        for _ in range(lvl.iterations):
+            state = observation.sample_state(rng)
+            self._iterate(root, state, seat, start_outcome, rng)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        ranked = sorted(root.children.items(),
+                        key=lambda it: (it[1].visits + it[1].prior,
+                                        it[1].total / it[1].visits if it[1].visits else -math.inf),
+                        reverse=True)
+        out = [ActionValue(a, int(ch.visits), ch.total / ch.visits if ch.visits else None, a == heur)
+               for a, ch in ranked]
+        return out
+
+    # ------------------------------------------------------------------ root search
+    def _root_search(self, observation: Observation, legal: list[Action], heur: Action,
+                     rng: random.Random) -> list[ActionValue]:
+        """Root decision only: sequential halving with common random numbers.
+
+        Every surviving candidate is played out on the same determinizations with the same
+        playout seeds, so candidates are compared on the same hidden cards and the same
+        future draws; half are dropped after each round.  The heuristic's choice is never
+        dropped, and is left only when the best candidate beats it, paired, by ``gate_z``
+        standard errors.
+        """
+        lvl = self.level
+        others = [a for a in legal if a != heur]
+        rng.shuffle(others)
+        cands = [heur] + others[:max(lvl.max_candidates - 1, 1)]
+        samples: dict[Action, list[float]] = {a: [] for a in cands}
+        alive = list(cands)
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        budget = lvl.iterations
+        deadline = None if lvl.seconds is None else time.perf_counter() + lvl.seconds
+        start_outcome = observation.outcome
+        seat = observation.seat
+        self._lo, self._hi = math.inf, -math.inf
+        for rnd in range(rounds):
+            per = max(1, budget // (rounds * len(alive)))
+            for _ in range(per):
+                det = observation.sample_state(rng)
+                seed = rng.getrandbits(64)
+                for a in alive:
+                    rewards = self._playout(det.apply_unchecked(a), start_outcome,
+                                            random.Random(seed))
+                    samples[a].append(rewards[seat])
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if rnd < rounds - 1 and len(alive) > 2:
+                keep = max(2, len(alive) // 2)
+                ranked = sorted(alive[1:], key=lambda a: sum(samples[a]) / len(samples[a]),
+                                reverse=True)
+                alive = [heur] + ranked[:keep - 1]
+        n = len(samples[heur])
+        best = max(alive, key=lambda a: sum(samples[a][-n:]) / n)
+        choice = heur
+        if best != heur and n >= 2:
+            diffs = [x - y for x, y in zip(samples[best][-n:], samples[heur])]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > lvl.gate_z * math.sqrt(var / n):
+                choice = best
+        out = [ActionValue(a, len(xs), sum(xs) / len(xs) if xs else None, a == heur)
+               for a, xs in samples.items() if xs]
+        out.sort(key=lambda av: (av.action == choice, av.action in alive, av.visits,
+                                 av.value), reverse=True)
+        return out
+
+    # ------------------------------------------------------------------ search
+    def _widen_limit(self, visits: float) -> int:
+        lvl = self.level
+        return max(2, math.ceil(lvl.widen_c * max(visits, 1.0) ** lvl.widen_alpha))
+
+    def _iterate(self, root: _Node, state: State, seat: int, start_outcome, rng) -> None:
+        """One determinization: select, expand, play out, back up."""
+        lvl = self.level
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while not self._hand_over(state, start_outcome):
+            actor = state.to_act[0]
+            legal = state.legal_actions(actor)
+            if len(legal) == 1:  # forced moves are not decisions: no node
+                state = state.apply_unchecked(legal[0])
+                continue
+            if node.order is None:
+                node.order = self._expansion_order(state, actor, legal, rng)
+            if len(node.children) == len(legal) and node is root:
+                avail = list(node.children.items())
+            else:
+                avail = [(a, ch) for a, ch in node.children.items() if a in legal]
+            if not avail or len(node.children) < self._widen_limit(node.visits):
+                new = self._next_untried(node, legal)
+                if new is not None:
+                    child = _Node()
+                    node.children[new] = child
+                    # the policy's own choice gets virtual visits (see _select)
+                    child.prior = lvl.prior_visits if new == node.order[0] else 0.0
+                    for _, ch in avail:
+                        ch.avail += 1
+                    child.avail += 1
+                    path.append((child, actor))
+                    state = state.apply_unchecked(new)
+                    break
+            for _, ch in avail:
+                ch.avail += 1
+            a, node = self._select(avail)
+            path.append((node, actor))
+            state = state.apply_unchecked(a)
+        rewards = self._playout(state, start_outcome, rng)
+        root.visits += 1
+        for n, actor in path:
+            n.visits += 1
+            n.total += rewards[actor]
+
+    def _expansion_order(self, state: State, actor: int, legal: list[Action],
+                         rng: random.Random) -> list[Action]:
+        """The heuristic's choice, then the other legal actions of this sample, shuffled."""
+        first = self.policy.choose(state.observation(actor), legal, rng)
+        rest = [a for a in legal if a != first]
+        rng.shuffle(rest)
+        return [first] + rest
+
+    @staticmethod
+    def _next_untried(node: _Node, legal: list[Action]) -> Action | None:
+        """The first action of the node's order not yet a child and legal in this sample;
+        then any legal action of this sample not yet a child."""
+        legal_set = set(legal) if len(legal) > 8 else legal
+        order = node.order
+        while node.next < len(order):
+            a = order[node.next]
+            node.next += 1
+            if a not in node.children:
+                if a in legal_set:
+                    return a
+                node.next -= 1  # keep it for a sample where it is legal
+                break
+        for a in order[node.next:]:
+            if a not in node.children and a in legal_set:
+                return a
+        for a in legal:
+            if a not in node.children:
+                order.append(a)
+                return a
+        return None
+
+    def _select(self, avail: list[tuple[Action, _Node]]) -> tuple[Action, _Node]:
+        """UCB1 on normalised means, with availability counts (ISMCTS).
+
+        A child with a prior counts ``prior`` extra visits at the mean of its available
+        siblings, so the heuristic's choice is left only on evidence.
+        """
+        lo, hi = self._lo, self._hi
+        span = hi - lo if hi > lo else 1.0
+        c = self.level.exploration
+        tot = sum(ch.total for _, ch in avail)
+        vis = sum(ch.visits for _, ch in avail)
+        base = tot / vis if vis else 0.0
+        best, best_v = avail[0], -math.inf
+        for a, ch in avail:
+            n = ch.visits + ch.prior
+            if n <= 0:
+                return a, ch
+            mean = (ch.total + ch.prior * base) / n
+            q = (mean - lo) / span if hi > lo else 0.5
+            v = q + c * math.sqrt(math.log(max(ch.avail + ch.prior, 1.0)) / n)
+            if v > best_v:
+                best, best_v = (a, ch), v
+        return best
+
+    @staticmethod
+    def _hand_over(state: State, start_outcome) -> bool:
+        oc = state.outcome
+        return oc is not None and oc is not start_outcome
+
+    def _playout(self, state: State, start_outcome, rng: random.Random) -> list[float]:
+        """Play to the end of the hand with the policy; each seat's reward in points."""
+        policy = self.policy
+        for _ in range(self.level.rollout_actions):
+            if self._hand_over(state, start_outcome) or not state.to_act:
+                break
+            actor = state.to_act[0]
+            legal = state.legal_actions(actor)
+            a = legal[0] if len(legal) == 1 else policy.choose(state.observation(actor), legal, rng)
+            state = state.apply_unchecked(a)
+        else:
+            return [0.0] * state.players
+        rewards = self._rewards(state, start_outcome)
+        for r in rewards:
+            if r < self._lo:
+                self._lo = r
+            if r > self._hi:
+                self._hi = r
+        return rewards
+
+    @staticmethod
+    def _rewards(state: State, start_outcome) -> list[float]:
+        """Per seat: its side's oriented hand score minus the mean of the other sides'."""
+        oc = state.outcome
+        n = state.players
+        if oc is None or oc is start_outcome:
+            return [0.0] * n
+        sign = 1.0 if state.HIGH_SCORE_WINS else -1.0
+        side_score = [sign * r.hand_score for r in oc.results]
+        total = sum(side_score)
+        k = len(side_score)
+        by_seat = [0.0] * n
+        for r, sc in zip(oc.results, side_score):
+            v = sc - (total - sc) / (k - 1) if k > 1 else sc
+            for s in r.seats:
+                by_seat[s] = v
+        return by_seat
