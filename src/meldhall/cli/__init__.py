@@ -11,6 +11,7 @@ from meldhall.cli import replay as _replay  # noqa: F401
 from meldhall.cli import rules as _rules  # noqa: F401
 from meldhall.cli import serve as _serve  # noqa: F401
 from meldhall.cli import simulate as _simulate  # noqa: F401
+from meldhall.cli import tournament as _tournament  # noqa: F401
 from meldhall.cli.app import app
 
 __all__ = ["app", "main"]
