@@ -33,7 +33,7 @@ from meldhall.sim.tournament import (
 runner = CliRunner()
 
 #: Parts of the JSON that depend on the machine or the backend, not on the inputs.
-VOLATILE = ("timing", "seconds", "workers", "backend")
+VOLATILE = ("timing", "seconds", "setup_seconds", "workers", "backend")
 
 
 def stable(d: dict) -> dict:

@@ -237,8 +237,10 @@ def _print_result(d: dict) -> None:
         tt.add_row(escape(label), str(v["decisions"]), _seconds(v["median_s"]),
                    _seconds(v["p95_s"]))
     console.print(tt)
-    backend = d["backend"] + (f", {d['workers']} CPUs" if d["backend"] == "ray"
-                              else f", {d['workers']} worker{'s' if d['workers'] != 1 else ''}")
+    if d["backend"] == "ray":
+        backend = f"ray, {d['workers']} CPUs, {d['setup_seconds']:.1f} s to start"
+    else:
+        backend = f"local, {d['workers']} worker{'s' if d['workers'] != 1 else ''}"
     console.print(
         f"{d['games']} games, {d['hands']} hands, {d['actions']} actions in "
         f"{d['seconds']:.2f} s ({backend}); seed {d['seed']}; errors: {d['errors']}",

@@ -466,7 +466,8 @@ class TournamentResult:
         timing: per bot label, ``decisions``, ``median_s``, ``p95_s``, ``mean_s`` (seconds
             per ``choose`` call; median and 95th percentile to within 1%).  Depends on the
             machine; not part of the determinism.
-        seconds: wall-clock time of the tournament.
+        seconds: wall-clock time of the tournament (seconds), start-up included.
+        setup_seconds: of which starting or connecting to Ray (0 for local processes).
         workers: processes (local) or cluster CPUs (Ray) used.
         backend: ``"local"`` or ``"ray"``.
     """
@@ -483,6 +484,7 @@ class TournamentResult:
     deal_results: list[DealResult]
     timing: dict[str, dict[str, Any]]
     seconds: float = 0.0
+    setup_seconds: float = 0.0
     workers: int = 1
     backend: str = "local"
 
@@ -495,8 +497,8 @@ class TournamentResult:
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (the ``meldhall tournament --json`` object).
 
-        Everything but ``timing``, ``seconds``, ``workers`` and ``backend`` depends only on
-        the inputs.
+        Everything but ``timing``, ``seconds``, ``setup_seconds``, ``workers`` and
+        ``backend`` depends only on the inputs.
         """
         ok = [d for d in self.deal_results if d.error is None]
         high = ok[0].high_score_wins if ok else None
@@ -521,6 +523,7 @@ class TournamentResult:
                                for d in self.errors[:10]],
             "timing": {k: dict(v) for k, v in self.timing.items()},
             "seconds": round(self.seconds, 3),
+            "setup_seconds": round(self.setup_seconds, 3),
             "workers": self.workers,
             "backend": self.backend,
         }
@@ -721,9 +724,11 @@ def _run_local(spec: _Spec, deals: int, workers: int,
 
 
 def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
-             progress: Callable[[DealResult], None] | None) -> tuple[list[DealResult], int]:
+             progress: Callable[[DealResult], None] | None
+             ) -> tuple[list[DealResult], int, float]:
     ray = _import_ray(local=address is None)
     started = False
+    t0 = time.perf_counter()
     if not ray.is_initialized():
         if address:
             ray.init(address=address)
@@ -732,6 +737,7 @@ def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        setup = time.perf_counter() - t0
         remote = ray.remote(_play_chunk)
         pending = [remote.remote(spec, c) for c in _chunks(deals, cpus)]
         results: list[DealResult | None] = [None] * deals
@@ -745,7 +751,7 @@ def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
     finally:
         if started:
             ray.shutdown()
-    return results, cpus  # type: ignore[return-value]
+    return results, cpus, setup  # type: ignore[return-value]
 
 
 def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, seed: int, *,
@@ -806,9 +812,10 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
     spec = _Spec(game, players, tuple(names), seed, hands_per_deal, opts)
     start = time.perf_counter()
     if use_ray:
-        deal_results, used = _run_ray(spec, deals, ray_address, workers, progress)
+        deal_results, used, setup = _run_ray(spec, deals, ray_address, workers, progress)
         backend = "ray"
     else:
+        setup = 0.0
         used = min(workers or os.cpu_count() or 1, deals)
         deal_results = _run_local(spec, deals, used, progress)
         backend = "local"
@@ -818,4 +825,4 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
         game=game, players=players, bots=names, deals=deals, hands_per_deal=hands_per_deal,
         seed=seed, options=dict(options or {}), pairings=pairings(names, players),
         results=results, deal_results=deal_results, timing=timing, seconds=seconds,
-        workers=used, backend=backend)
+        setup_seconds=setup, workers=used, backend=backend)
