@@ -227,3 +227,43 @@ def test_a_seat_handed_back_to_its_player_is_not_played_by_the_bot(server):
     view = server.view(table, t["seats"][seat]["token"])
     assert view["common"]["version"] == 0 and view["seats"][seat]["kind"] == "human"
     assert server.act(table, t["seats"][seat]["token"], "draw", 0).status_code == 200
+
+
+def test_new_tables_get_seeds_that_javascript_represents_exactly(server):
+    """A seed the server draws has at most 53 bits: the browser reads records as JavaScript
+    numbers (doubles), exact only below 2**53; a rounded seed no longer replays."""
+    import sqlalchemy as sa
+
+    ids = [server.create("classic-canasta", seats=humans(4))["table"] for _ in range(24)]
+    engine = sa.create_engine(server.database)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT id, seed FROM tables")).all()
+    finally:
+        engine.dispose()
+    seeds = {tid: int(seed) for tid, seed in rows}
+    assert all(0 <= seeds[tid] < 2**53 for tid in ids), [seeds[tid] for tid in ids]
+    assert len({seeds[tid] for tid in ids}) == len(ids)
+
+
+def test_record_text_and_replay_of_a_seed_beyond_2_to_the_53(server):
+    """A seed given at creation (up to 62 bits, also as digits) is kept exactly: the record's
+    text has it digit for digit and the replay endpoint replays it."""
+    seed = 356418655901682182                       # > 2**53: a double would round it
+    t = server.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic"}] * 4,
+                      seed=str(seed), options={"target_score": 100}, bot_pause=0)
+    deadline = time.monotonic() + 60
+    while not server.request("GET", f"/api/tables/{t['table']}",
+                             t["creator_token"]).json()["finished"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    r = server.request("GET", f"/api/tables/{t['table']}/record", t["creator_token"])
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    assert f'"seed": {seed},' in r.text
+    record = load_record(r.text)
+    assert record.seed == seed and record.final_state().is_terminal
+    body = '{"step": 2, "seat": null, "record": ' + r.text + "}"
+    rep = server.request("POST", "/api/replay", content=body.encode(),
+                         headers={"Content-Type": "application/json"})
+    assert rep.status_code == 200, rep.text
+    assert rep.json()["action"] == record.actions[1]

@@ -136,17 +136,26 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
 
 
 def test_finished_game_download_and_replay(server, browser, artifacts):
-    from playwright.sync_api import expect
-
-    t = server.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic"}] * 4,
-                      seed=12, options={"target_score": 500}, bot_pause=0)
+    """The downloaded record is the server's text byte for byte, with a seed beyond 2**53 (which
+    a JavaScript number would round), and it replays: in Python and on the replay page (from the
+    table's "Replay it" link and from the downloaded file)."""
+    import json
     import time
 
+    from playwright.sync_api import expect
+
+    from meldhall import load_record
+
+    seed = 356418655901682182               # > 2**53 (the tester's table's seed)
+    t = server.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic"}] * 4,
+                      seed=seed, options={"target_score": 100}, bot_pause=0)
     deadline = time.monotonic() + 60
     while not server.request("GET", f"/api/tables/{t['table']}",
                              t["creator_token"]).json()["finished"]:
         assert time.monotonic() < deadline
         time.sleep(0.1)
+    api_text = server.request("GET", f"/api/tables/{t['table']}/record",
+                              t["creator_token"]).content
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -155,20 +164,35 @@ def test_finished_game_download_and_replay(server, browser, artifacts):
     expect(page.locator("#finished")).to_contain_text("Game over")
     with page.expect_download() as dl:
         page.click("#download-record")
-    path = dl.value.path()
-    import json
-
-    record = json.loads(Path(path).read_text())
+    path = Path(dl.value.path())
+    assert path.read_bytes() == api_text
+    record = json.loads(path.read_text())
     assert record["format"] == "meldhall-record" and record["actions"]
+    assert record["seed"] == seed
+    rec = load_record(path)
+    assert rec.seed == seed and rec.final_state().is_terminal
+    n = len(record["actions"])
+
     page.click("#finished a")
-    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    expect(page.locator("#step-label")).to_contain_text(f"step 0 of {n}")
     page.click("#next")
     expect(page.locator("#step-label")).to_contain_text("step 1 of")
+    expect(page.locator("#load-error")).to_have_text("")
     page.keyboard.press("End")
-    expect(page.locator("#step-label")).to_contain_text(f"step {len(record['actions'])} of")
+    expect(page.locator("#step-label")).to_contain_text(f"step {n} of")
     expect(page.locator("#sheet")).to_contain_text("Game over")
     page.select_option("#seat", "1")
     expect(page.locator("#hand-title")).to_contain_text("Hand of")
     page.screenshot(path=str(artifacts / "e2e_replay.png"), full_page=True)
+
+    # the downloaded file, opened on the replay page
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text(f"step 0 of {n}")
+    for i in range(1, 4):
+        page.click("#next")
+        expect(page.locator("#step-label")).to_contain_text(
+            f"step {i} of {n} \u2014 {rec.actions[i - 1]}")
+    expect(page.locator("#load-error")).to_have_text("")
     assert not errors, errors
     page.close()

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ValidationError
 from meldhall import GAMES, new_game
 from meldhall.bots import BOT_NAMES, make_bot
 from meldhall.errors import MeldhallError
-from meldhall.record import load_record
+from meldhall.record import dump_record, load_record
 from meldhall.server import views
 from meldhall.server.config import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, Settings
 from meldhall.server.schemas import (
@@ -288,14 +288,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {**t.summary(), "role": role, "seat": None}
 
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(table_id: str, request: Request) -> dict[str, Any]:
+    async def table_record(table_id: str, request: Request) -> Response:
         token = _bearer(request)
         t = await manager.get(table_id)
         _role(t, token)
         if not t.finished:
             raise Refusal("not_finished", "the record (which holds the seed) is available once "
                           "the game is over", status=409)
-        return t.record().to_json()
+        # the text `meldhall play --save` writes; the table page saves it byte for byte
+        return Response(dump_record(t.record()), media_type="application/json")
 
     @app.post("/api/replay")
     async def replay(request: Request) -> dict[str, Any]:

@@ -37,9 +37,16 @@ from meldhall.server import views
 from meldhall.server.config import Settings
 from meldhall.server.storage import SeatRow, StaleVersion, Storage, TableRow
 
-__all__ = ["LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
+__all__ = ["SEED_BITS", "LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
 
 log = logging.getLogger("meldhall.server")
+
+#: Bits of a new table's seed.  53, not more: the record (which holds the seed) is read by the
+#: browser's JavaScript, whose numbers are doubles, exact only up to 2**53; a larger seed
+#: would be rounded by any page that parses the record, and the rounded record no longer
+#: replays.  (The web pages also keep a record's text as it is, for records made elsewhere
+#: with larger seeds.)
+SEED_BITS = 53
 
 #: Seconds between full garbage collections (the automatic ones are limited to the young
 #: generations, whose collections are short).
@@ -432,7 +439,7 @@ class TableManager:
         if players is None and seats:
             players = len(seats)
         if seed is None:
-            seed = secrets.randbits(62)
+            seed = secrets.randbits(SEED_BITS)
         try:
             initial = new_game(game, players=players, seed=seed, options=options or None)
         except MeldhallError as exc:

@@ -2,20 +2,45 @@
 
 const STORE = "meldhall.tables";
 
-export async function api(method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers["Authorization"] = "Bearer " + token;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+/** A request to the JSON API; the answer parsed.  rawBody: JSON text sent as it is
+ *  (a record, whose seed may be beyond JavaScript's exact integers: never parse and re-serialise
+ *  it). */
+export async function api(method, path, { token, body, rawBody } = {}) {
+  const r = await request(method, path, { token, body, rawBody });
   let data = null;
   try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const err = (data && data.error) || { code: "http", message: `HTTP ${r.status}` };
-    const e = new Error(err.message);
-    e.code = err.code; e.status = r.status; e.rule_id = err.rule_id;
-    throw e;
-  }
+  if (!r.ok) throw apiError(r, data);
   return data;
+}
+
+/** The same request, the answer as the server's text, byte for byte (a record: its seed can be
+ *  larger than 2**53, which JSON.parse would round). */
+export async function apiText(method, path, { token, body, rawBody } = {}) {
+  const r = await request(method, path, { token, body, rawBody });
+  const text = await r.text();
+  if (!r.ok) {
+    let data = null;
+    try { data = JSON.parse(text); } catch { data = null; }
+    throw apiError(r, data);
+  }
+  return text;
+}
+
+function request(method, path, { token, body, rawBody }) {
+  const headers = {};
+  if (token) headers["Authorization"] = "Bearer " + token;
+  let payload;
+  if (rawBody !== undefined) payload = rawBody;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined) headers["Content-Type"] = "application/json";
+  return fetch(path, { method, headers, body: payload });
+}
+
+function apiError(r, data) {
+  const err = (data && data.error) || { code: "http", message: `HTTP ${r.status}` };
+  const e = new Error(err.message);
+  e.code = err.code; e.status = r.status; e.rule_id = err.rule_id;
+  return e;
 }
 
 /** Every table remembered in this browser: [{table, game, created, mine, seats, ...}]. */

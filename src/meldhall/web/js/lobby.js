@@ -110,7 +110,8 @@ $("create").addEventListener("submit", async (ev) => {
     seats.push(who === "human" ? { kind: "human", name } : { kind: "bot", bot: who.slice(4), name });
   }
   const body = { game: game().name, players: n, seats, options: readOptions(), bot_pause: +$("pause").value };
-  if (config.allow_seeds && $("seed").value.trim()) body.seed = +$("seed").value.trim();
+  // the seed as its digits: a number past 2**53 would be rounded by JavaScript
+  if (config.allow_seeds && $("seed").value.trim()) body.seed = $("seed").value.trim();
   $("create-btn").disabled = true;
   try {
     const t = await api("POST", "/api/tables", { body });

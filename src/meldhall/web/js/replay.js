@@ -1,7 +1,12 @@
 // The replay page: steps through a record.  The server replays it (POST /api/replay) and
 // returns the view at a step: the public view, or one seat's observation.
+//
+// The record is kept as the TEXT it was read as and sent to the server as it is: its seed may
+// be larger than 2**53 (records made by `meldhall play`, tables made before seeds had 53 bits),
+// and JSON.parse would round it, so that the record no longer replays.  The parsed copy is used
+// only for the seat names; nothing parsed is ever sent back.
 
-import { api, fragment, h } from "./api.js";
+import { api, apiText, fragment, h } from "./api.js";
 import { sortCards } from "./cards.js";
 import {
   cardRow, centerPanel, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet, setYouLabel,
@@ -10,19 +15,23 @@ import {
 setYouLabel("(viewing)");
 
 const $ = (id) => document.getElementById(id);
-let record = null;
+let record = null;         // the record's text, exactly as read
 let steps = 0;
 let step = 0;
 let busy = false;
 let queued = null;
 
-async function loadRecord(rec) {
-  record = rec;
+async function loadRecord(text) {
+  const rec = JSON.parse(text);      // only to check it and to name the seats
+  if (!rec || typeof rec !== "object" || Array.isArray(rec)) throw new Error("a record is a JSON object");
+  const players = Number.isInteger(rec.players) && rec.players > 0 && rec.players <= 8 ? rec.players : 0;
+  const seats = Array.isArray(rec.seats) ? rec.seats : [];
+  record = text;
   step = 0;
   $("load-error").textContent = "";
   const seat = $("seat");
   seat.replaceChildren(h("option", { value: "" }, "public"),
-    ...Array.from({ length: rec.players }, (_, i) => h("option", { value: String(i) }, `seat ${i}: ${rec.seats[i] || ""}`)));
+    ...Array.from({ length: players }, (_, i) => h("option", { value: String(i) }, `seat ${i}: ${seats[i] || ""}`)));
   await show(0);
 }
 
@@ -32,7 +41,10 @@ async function show(n) {
   busy = true;
   try {
     const seatVal = $("seat").value;
-    const r = await api("POST", "/api/replay", { body: { record, step: Math.max(0, n), seat: seatVal === "" ? null : +seatVal } });
+    const seat = seatVal === "" ? null : +seatVal;
+    // the record's text spliced in as it is (see the top of this file)
+    const rawBody = `{"step":${Math.max(0, Math.floor(n) || 0)},"seat":${JSON.stringify(seat)},"record":${record}}`;
+    const r = await api("POST", "/api/replay", { rawBody });
     steps = r.steps;
     step = r.step;
     render(r, seatVal === "" ? null : +seatVal);
@@ -71,7 +83,7 @@ $("file").addEventListener("change", async () => {
   const f = $("file").files[0];
   if (!f) return;
   try {
-    await loadRecord(JSON.parse(await f.text()));
+    await loadRecord(await f.text());
   } catch (e) {
     $("load-error").textContent = "Not a record: " + e.message;
   }
@@ -92,7 +104,7 @@ document.addEventListener("keydown", (ev) => {
 
 const frag = fragment();
 if (frag.t && frag.k) {
-  api("GET", `/api/tables/${encodeURIComponent(frag.t)}/record`, { token: frag.k })
+  apiText("GET", `/api/tables/${encodeURIComponent(frag.t)}/record`, { token: frag.k })
     .then(loadRecord)
     .catch((e) => { $("load-error").textContent = e.message; });
 }

@@ -2,7 +2,7 @@
 // token from the page fragment (#t=TABLE&k=TOKEN).  Every view comes from the server; moves
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
-import { api, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
+import { api, apiText, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
 import { actionCards, cardLabel, cardSVG, matchesExactly, sortCards, usesAll } from "./cards.js";
 import {
   centerPanel, cardRow, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet,
@@ -278,13 +278,18 @@ function renderFinished() {
 }
 
 async function downloadRecord() {
+  // the server's text, byte for byte: the seed may exceed 2**53 (tables made before seeds had
+  // 53 bits, records of other origin), which JSON.parse + JSON.stringify would round
   try {
-    const rec = await api("GET", `/api/tables/${tableId}/record`, { token });
-    const blob = new Blob([JSON.stringify(rec, null, 2) + "\n"], { type: "application/json" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: `meldhall-${rec.game}-${tableId}.json` });
+    const text = await apiText("GET", `/api/tables/${encodeURIComponent(tableId)}/record`, { token });
+    const game = msg ? msg.common.game : "game";
+    const blob = new Blob([text], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = h("a", { href: url, download: `meldhall-${game}-${tableId}.json` });
     document.body.append(a);
     a.click();
     a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
   } catch (e) {
     showRefusal({ code: e.code, message: e.message });
   }
