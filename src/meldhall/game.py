@@ -192,6 +192,13 @@ class State(abc.ABC):
         """``None`` while a hand is in play; the :class:`Outcome` after a hand or the game."""
         return self._outcome  # type: ignore[attr-defined]
 
+    def provisional_results(self) -> tuple[SideResult, ...] | None:
+        """What each side would score if the hand ended now with nobody going out (the stock
+        exhausted): one :class:`SideResult` per side, hand scores in points.  An evaluation
+        for search bots that cut playouts short; ``None`` where a game does not provide it.
+        Reads nothing a finished hand would not show, and changes nothing."""
+        return None
+
     @property
     def is_terminal(self) -> bool:
         """True when the game (match) is over."""

@@ -61,6 +61,9 @@ class Level:
             ``max(2, ceil(widen_c * n ** widen_alpha))`` children.
         rollout_actions: actions a playout may take before it is cut off and scored as a draw
             (a safety bound: hands normally end well before it).
+        horizon: playouts stop after this many actions and the position is scored by
+            :meth:`~meldhall.game.State.provisional_results` (the hand as if the stock ran
+            out now); ``None`` plays every playout to the end of the hand.
         tree: ``True`` grows the full single-observer tree (every seat's decisions);
             ``False`` searches the root decision only, with common random numbers and
             sequential halving (see :meth:`IsmctsBot.analyse`).  ``iterations`` counts
@@ -80,38 +83,62 @@ class Level:
     widen_alpha: float = 0.5
     rollout_actions: int = 2000
     tree: bool = False
+    horizon: int | None = None
     max_candidates: int = 12
     gate_z: float = 1.0
 
 
 #: The levels offered to players (``ismcts:easy``, ``ismcts`` = ``ismcts:normal``,
-#: ``ismcts:hard``).  Median answer times on the project's 2-core machine are in
-#: ``docs/strength.md``.
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", iterations=16, seconds=0.5),
-    "normal": Level("normal", iterations=64, seconds=1.0),
-    "hard": Level("hard", iterations=400, seconds=5.0),
+#: ``ismcts:hard``), per game.  Budgets differ by game because playouts do: a Railroad Canasta
+#: hand is about three times as long as a Classic one, and Shanghai playouts are cut after 40
+#: actions (the deal's penalty points are then counted as if the stock ran out), which measured
+#: stronger per second there; in the canasta games that cut measured weaker, so their playouts
+#: run to the end of the hand.  The time cap is a safety net.  Measured answer times and
+#: strength are in ``docs/strength.md``.
+LEVELS: dict[str, dict[str, Level]] = {
+    "classic-canasta": {
+        "easy": Level("easy", iterations=12, seconds=0.5),
+        "normal": Level("normal", iterations=48, seconds=1.0),
+        "hard": Level("hard", iterations=240, seconds=5.0),
+    },
+    "railroad-canasta": {
+        "easy": Level("easy", iterations=4, seconds=0.5),
+        "normal": Level("normal", iterations=12, seconds=1.0),
+        "hard": Level("hard", iterations=60, seconds=5.0),
+    },
+    "shanghai-rummy": {
+        "easy": Level("easy", iterations=8, seconds=0.5, horizon=40),
+        "normal": Level("normal", iterations=24, seconds=1.0, horizon=40),
+        "hard": Level("hard", iterations=120, seconds=5.0, horizon=40),
+    },
 }
 
 
-def parse_level(text: str | None) -> Level:
-    """A level by name, or ``"<iterations>"`` / ``"<iterations>/<seconds>"`` for a custom budget.
+def parse_level(text: str | None, game: str = "classic-canasta") -> Level:
+    """A level of ``game`` by name, or a custom budget: ``"<iterations>"``,
+    ``"<iterations>/<seconds>"``, optionally followed by ``"@<horizon>"``.
 
     Raises:
-        OptionsError: unknown level.
+        OptionsError: unknown game or level.
     """
+    if game not in LEVELS:
+        raise OptionsError(f"no ismcts levels for {game!r}")
+    levels = LEVELS[game]
     if text is None or text == "":
-        return LEVELS["normal"]
-    if text in LEVELS:
-        return LEVELS[text]
+        return levels["normal"]
+    if text in levels:
+        return levels[text]
     try:
+        text, _, hz = text.partition("@")
         its, _, secs = text.partition("/")
-        return replace(LEVELS["normal"], name="custom", iterations=int(its),
-                       seconds=float(secs) if secs else None)
+        return replace(levels["normal"], name="custom", iterations=int(its),
+                       seconds=float(secs) if secs else None,
+                       horizon=int(hz) if hz else None)
     except ValueError:
         raise OptionsError(
-            f"unknown ismcts level {text!r}; use one of {', '.join(LEVELS)}, "
-            "or a number of iterations such as ismcts:200") from None
+            f"unknown ismcts level {text!r}; use one of {', '.join(levels)}, "
+            "or a budget such as ismcts:200 (iterations), ismcts:200/2 (and a 2 s cap) "
+            "or ismcts:200@40 (playouts cut after 40 actions)") from None
 
 
 @dataclass(frozen=True)
@@ -163,7 +190,7 @@ class IsmctsBot:
         from meldhall.bots import make_bot
 
         self.game = game
-        self.level = level if isinstance(level, Level) else parse_level(level)
+        self.level = level if isinstance(level, Level) else parse_level(level, game)
         self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
         self.policy = make_bot("heuristic", game)
 
@@ -213,9 +240,8 @@ class IsmctsBot:
                         key=lambda it: (it[1].visits + it[1].prior,
                                         it[1].total / it[1].visits if it[1].visits else -math.inf),
                         reverse=True)
-        out = [ActionValue(a, int(ch.visits), ch.total / ch.visits if ch.visits else None, a == heur)
-               for a, ch in ranked]
-        return out
+        return [ActionValue(a, int(ch.visits), ch.total / ch.visits if ch.visits else None,
+                            a == heur) for a, ch in ranked]
 
     # ------------------------------------------------------------------ root search
     def _root_search(self, observation: Observation, legal: list[Action], heur: Action,
@@ -231,7 +257,9 @@ class IsmctsBot:
         lvl = self.level
         others = [a for a in legal if a != heur]
         rng.shuffle(others)
-        cands = [heur] + others[:max(lvl.max_candidates - 1, 1)]
+        # no more candidates than the budget can play out twice each
+        width = max(2, min(lvl.max_candidates, lvl.iterations // 2))
+        cands = [heur] + others[:width - 1]
         samples: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         rounds = max(1, math.ceil(math.log2(len(cands))))
@@ -380,18 +408,25 @@ class IsmctsBot:
         return oc is not None and oc is not start_outcome
 
     def _playout(self, state: State, start_outcome, rng: random.Random) -> list[float]:
-        """Play to the end of the hand with the policy; each seat's reward in points."""
+        """Play on with the policy to the end of the hand, or for ``horizon`` actions and
+        then score the position provisionally; each seat's reward in points."""
         policy = self.policy
-        for _ in range(self.level.rollout_actions):
+        limit = self.level.horizon or self.level.rollout_actions
+        results = None
+        for _ in range(limit):
             if self._hand_over(state, start_outcome) or not state.to_act:
                 break
             actor = state.to_act[0]
             legal = state.legal_actions(actor)
             a = legal[0] if len(legal) == 1 else policy.choose(state.observation(actor), legal, rng)
             state = state.apply_unchecked(a)
-        else:
+        if self._hand_over(state, start_outcome):
+            results = state.outcome.results
+        elif self.level.horizon is not None:
+            results = state.provisional_results()
+        if results is None:
             return [0.0] * state.players
-        rewards = self._rewards(state, start_outcome)
+        rewards = self._rewards(results, state.players, state.HIGH_SCORE_WINS)
         for r in rewards:
             if r < self._lo:
                 self._lo = r
@@ -400,18 +435,14 @@ class IsmctsBot:
         return rewards
 
     @staticmethod
-    def _rewards(state: State, start_outcome) -> list[float]:
+    def _rewards(results, players: int, high_wins: bool) -> list[float]:
         """Per seat: its side's oriented hand score minus the mean of the other sides'."""
-        oc = state.outcome
-        n = state.players
-        if oc is None or oc is start_outcome:
-            return [0.0] * n
-        sign = 1.0 if state.HIGH_SCORE_WINS else -1.0
-        side_score = [sign * r.hand_score for r in oc.results]
+        sign = 1.0 if high_wins else -1.0
+        side_score = [sign * r.hand_score for r in results]
         total = sum(side_score)
         k = len(side_score)
-        by_seat = [0.0] * n
-        for r, sc in zip(oc.results, side_score):
+        by_seat = [0.0] * players
+        for r, sc in zip(results, side_score):
             v = sc - (total - sc) / (k - 1) if k > 1 else sc
             for s in r.seats:
                 by_seat[s] = v

@@ -684,6 +684,11 @@ class CanastaState(State):
         self._phase = "game_over" if game_over else "hand_end"
         self._cache = None
 
+    def provisional_results(self):
+        """The hand scored as if the stock ran out now (CC-11 / RR-12 scoring, no going-out
+        bonus); see :meth:`meldhall.game.State.provisional_results`."""
+        return self._score_hand("stock_exhausted", None)[0]
+
     @abc.abstractmethod
     def _score_hand(self, how: str, went_out: int | None):  # pragma: no cover - abstract
         """Supplied by each game."""

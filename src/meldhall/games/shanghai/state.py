@@ -1057,6 +1057,13 @@ class ShanghaiState(State):
         self._end_deal("went_out_blind" if self.contract_now else "went_out", seat)
 
     # ------------------------------------------------------------------ scoring
+    def provisional_results(self):
+        """The deal scored as if the stock ran out now (SH-13 penalty points); see
+        :meth:`meldhall.game.State.provisional_results`."""
+        from meldhall.games.shanghai.scoring import score_deal
+
+        return score_deal(self, "stock_exhausted", None)[0]
+
     def _end_deal(self, how: str, went_out: int | None) -> None:
         """Score the deal (SH-13) and decide whether the game ends (SH-14)."""
         from meldhall.games.shanghai.scoring import game_result, score_deal

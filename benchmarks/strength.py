@@ -1,0 +1,188 @@
+"""Measured strength of the search bot: ``ismcts`` (normal) against ``heuristic``, per game.
+
+Runs paired-deal tournaments (``meldhall.sim.tournament``) and writes ``docs/strength.md``:
+
+* per game (Classic Canasta 4 players, Railroad Canasta 2 players, Shanghai Rummy 4 players):
+  ``ismcts`` vs ``heuristic`` over ``--deals`` paired deals (default 300): the mean score
+  difference per hand in favour of ``ismcts`` with its 95 % confidence interval, hands and
+  games won, Elo;
+* decision time of each level (easy, normal, hard): median and 95th percentile, from the
+  normal tournaments and from short ``--latency-deals`` tournaments at the other levels.
+
+Each finished tournament is saved as JSON under ``benchmarks/results/`` (so an interrupted run
+can resume with ``--resume``), then the report is written from those files.
+
+Usage::
+
+    uv run python benchmarks/strength.py        # everything: about an hour on 2 cores
+    uv run python benchmarks/strength.py --games shanghai-rummy --deals 50 --out /tmp/s.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from meldhall.bots.ismcts import LEVELS
+from meldhall.sim.tournament import run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+GAMES = {  # game: players
+    "classic-canasta": 4,
+    "railroad-canasta": 2,
+    "shanghai-rummy": 4,
+}
+TITLES = {"classic-canasta": "Classic Canasta", "railroad-canasta": "Railroad Canasta",
+          "shanghai-rummy": "Shanghai Rummy"}
+
+
+def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
+         resume: bool) -> dict:
+    path = RESULTS / f"strength-{game}-{tag}.json"
+    if resume and path.exists():
+        data = json.loads(path.read_text())
+        if data.get("deals") == deals and data.get("seed") == seed:
+            return data
+    players = GAMES[game]
+    with Progress(TextColumn(f"{game} {bot} vs heuristic"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), transient=False) as bar:
+        task = bar.add_task("deals", total=deals)
+        res = run_tournament(game, players, [bot, "heuristic"], deals, seed, workers=workers,
+                             progress=lambda _d: bar.advance(task))
+    data = res.to_json()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+def _bot(data: dict, prefix: str) -> dict:
+    return next(r for r in data["results"] if r["bot"].startswith(prefix))
+
+
+def _timing(data: dict, prefix: str) -> dict:
+    key = next(k for k in data["timing"] if k.startswith(prefix))
+    return data["timing"][key]
+
+
+def _budget(game: str, level: str) -> str:
+    lv = LEVELS[game][level]
+    play = "to the end of the hand" if lv.horizon is None else f"cut after {lv.horizon} actions"
+    return f"{lv.iterations} playouts ({play}), cap {lv.seconds:g} s"
+
+
+def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: dict) -> None:
+    """Write the Markdown report from the saved tournament results."""
+    lines = [
+        "# Measured strength of the search bot",
+        "",
+        "Written by `uv run python benchmarks/strength.py` "
+        f"({meta['date']}; {meta['machine']}; {meta['seconds'] / 60:.0f} min).  Do not edit by "
+        "hand: run the script again.",
+        "",
+        "Every row is a paired (duplicate) tournament, `meldhall tournament GAME --bots "
+        "ismcts,heuristic`: each deal is played twice with the bots' seats swapped, so both "
+        "bots play every hand of it.  A deal is the first hand of a game seeded for it.  The "
+        "score difference is, per hand, the mean hand score of the `ismcts` seats minus that "
+        "of the `heuristic` seats (penalty points count negative in Shanghai Rummy), averaged "
+        "over the deal's two plays; the interval is a Student-t 95 % interval over deals.",
+        "",
+        "## ismcts (normal) against heuristic",
+        "",
+        "| game | players | paired deals | mean score difference per hand | 95 % CI | "
+        "hands won (ismcts / heuristic) | games won | Elo (heuristic = 1500) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for g in games:
+        d = runs[g]
+        a, h = _bot(d, "ismcts"), _bot(d, "heuristic")
+        lo, hi = a["ci95"]
+        elo = a["elo"] - h["elo"] + 1500
+        lines.append(
+            f"| {TITLES[g]} | {d['players']} | {d['deals']} | **{a['mean_score_diff']:+.1f}** | "
+            f"[{lo:+.1f}, {hi:+.1f}] | {a['hands_won']:g} / {h['hands_won']:g} | "
+            f"{a['games_won']:g} / {h['games_won']:g} | {elo:.0f} |")
+    lines += [
+        "",
+        "Command per row: `uv run meldhall tournament GAME --players N --bots ismcts,heuristic "
+        f"--deals D --seed {meta['seed']} --json`.",
+        "",
+        "## Decision time per level",
+        "",
+        "Seconds per decision of the search bot (decisions with one legal action are not asked), "
+        "on this machine with the tournament's worker processes sharing its cores.",
+        "",
+        "| game | level | budget | decisions | median | 95th percentile | limit |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    limits = {"easy": "—", "normal": "≤ 1 s median", "hard": "≤ 5 s median"}
+    for g in games:
+        for level in ("easy", "normal", "hard"):
+            t = latency.get((g, level))
+            if t is None:
+                continue
+            lines.append(
+                f"| {TITLES[g]} | {level} | {_budget(g, level)} | {t['decisions']} | "
+                f"{t['median_s'] * 1000:.0f} ms | {t['p95_s'] * 1000:.0f} ms | {limits[level]} |")
+    lines += [
+        "",
+        "## How the bot searches",
+        "",
+        "`meldhall.bots.ismcts` samples the cards it cannot see from its own observation "
+        "(`observation.sample_state`), and compares candidate actions by playing the rest of "
+        "the hand with the game's heuristic for every seat.  At these budgets it searches the "
+        "root decision: every surviving candidate is played out on the same sampled deals with "
+        "the same playout seeds (common random numbers), half are dropped per round "
+        "(sequential halving), and the heuristic's own choice is kept unless a candidate beats "
+        "it, paired, by one standard error.  The full information-set tree (`tree=True`) is "
+        "available; at these budgets it lost to the heuristic (Classic Canasta 4 players, 30 "
+        "paired deals, 64 playouts: −364 points per hand) because its exploration of poor "
+        "continuations inside a multi-action turn drags down the moves that lead to them.",
+        "",
+    ]
+    out.write_text("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    ap.add_argument("--deals", type=int, default=300, help="paired deals per game (300)")
+    ap.add_argument("--latency-deals", type=int, default=3,
+                    help="paired deals for the easy and hard latency runs (3)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--resume", action="store_true", help="reuse saved results")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "strength.md")
+    args = ap.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    for g in games:
+        if g not in GAMES:
+            ap.error(f"unknown game {g!r}")
+    t0 = time.time()
+    runs, latency = {}, {}
+    for g in games:
+        runs[g] = _run(g, "ismcts", args.deals, args.seed, args.workers, "normal", args.resume)
+        latency[(g, "normal")] = _timing(runs[g], "ismcts")
+        a = _bot(runs[g], "ismcts")
+        print(f"{g}: ismcts {a['mean_score_diff']:+.1f} per hand, CI {a['ci95']}", flush=True)
+    for g in games:
+        for level in ("easy", "hard"):
+            d = _run(g, f"ismcts:{level}", args.latency_deals, args.seed, args.workers, level,
+                     args.resume)
+            latency[(g, level)] = _timing(d, "ismcts")
+    meta = {"date": time.strftime("%Y-%m-%d"), "seed": args.seed, "seconds": time.time() - t0,
+            "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}"}
+    write_report(args.out, games, runs, latency, meta)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
