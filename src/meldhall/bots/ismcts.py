@@ -263,13 +263,17 @@ class IsmctsBot:
         samples: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        budget = lvl.iterations
+        budget = lvl.iterations  # playouts, never exceeded
+        used = 0
         deadline = None if lvl.seconds is None else time.perf_counter() + lvl.seconds
         start_outcome = observation.outcome
         seat = observation.seat
         self._lo, self._hi = math.inf, -math.inf
         for rnd in range(rounds):
-            per = max(1, budget // (rounds * len(alive)))
+            per = max(1, (budget // rounds) // len(alive))
+            per = min(per, (budget - used) // len(alive))
+            if per <= 0:
+                break
             for _ in range(per):
                 det = observation.sample_state(rng)
                 seed = rng.getrandbits(64)
@@ -277,6 +281,7 @@ class IsmctsBot:
                     rewards = self._playout(det.apply_unchecked(a), start_outcome,
                                             random.Random(seed))
                     samples[a].append(rewards[seat])
+                used += len(alive)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             if deadline is not None and time.perf_counter() > deadline:
@@ -286,6 +291,7 @@ class IsmctsBot:
                 ranked = sorted(alive[1:], key=lambda a: sum(samples[a]) / len(samples[a]),
                                 reverse=True)
                 alive = [heur] + ranked[:keep - 1]
+        self.playouts = used
         n = len(samples[heur])
         best = max(alive, key=lambda a: sum(samples[a][-n:]) / n)
         choice = heur
