@@ -196,3 +196,40 @@ def test_finished_game_download_and_replay(server, browser, artifacts):
     expect(page.locator("#load-error")).to_have_text("")
     assert not errors, errors
     page.close()
+
+
+def test_log_numbers_keep_every_digit(server, browser, tmp_path):
+    """Past entry 99 the log's numbers used to lose their leading digits ("86." for 586): they
+    sat in the list's padding.  A record of 700 random moves, shown at its last step."""
+    import random
+
+    from meldhall.record import Record, dump_record
+    from meldhall.server.views import public_view
+
+    from playwright.sync_api import expect
+
+    rng = random.Random(5)
+    state = new_game("railroad-canasta", players=4, seed=2**60 + 7)
+    dealer = int(state.dealer)
+    while len(state.history()) < 700 and not state.is_terminal:
+        seat = state.to_act[0]
+        state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+    path = tmp_path / "long.json"
+    path.write_text(dump_record(Record.from_state(state, dealer)))
+    total = public_view(state)["log_total"]
+    assert total > 600
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    expect(page.locator("#log li").last.locator(".n")).to_have_text(f"{total}.")
+    inside = page.evaluate("""() => {
+        const box = document.querySelector('#log').getBoundingClientRect();
+        return [...document.querySelectorAll('#log .n')].map((n) => {
+            const r = n.getBoundingClientRect();
+            return r.left >= box.left && n.scrollWidth <= n.clientWidth + 1; });
+    }""")
+    assert inside and all(inside)
+    page.close()

@@ -204,14 +204,17 @@ export function meldsPanel(obs, names, mySeat) {
 export function logPanel(log, names, mySeat, last = 60, total = null) {
   const entries = (log || []).slice(-last);
   const first = (total === null || total === undefined ? (log || []).length : total) - entries.length + 1;
-  const list = h("ol.log", { "aria-live": "polite", start: Math.max(1, first) });
-  for (const e of entries) {
+  const start = Math.max(1, first);
+  const list = h("ol.log", { "aria-live": "polite", start });
+  // the numbers are text, not list markers: a marker sits in the list's padding, which cut the
+  // leading digits off past 99 ("86." for 586)
+  entries.forEach((e, i) => {
     const who = seatName(names, e.seat, mySeat);
-    const li = h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.who", who + ": "));
-    if (e.action) li.append(h("code", e.action));
-    if (e.note) li.append(" ", h("span.note", e.note));
-    list.append(li);
-  }
+    const text = h("span.entry", h("span.who", who + ": "));
+    if (e.action) text.append(h("code", e.action));
+    if (e.note) text.append(" ", h("span.note", e.note));
+    list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
+  });
   return list;
 }
 
