@@ -6,7 +6,8 @@ application (tests drive it with ``typer.testing.CliRunner``).
 
 from __future__ import annotations
 
-from meldhall.cli import play as _play  # noqa: F401  (registers the commands)
+from meldhall.cli import hint as _hint  # noqa: F401  (registers the commands)
+from meldhall.cli import play as _play  # noqa: F401
 from meldhall.cli import replay as _replay  # noqa: F401
 from meldhall.cli import rules as _rules  # noqa: F401
 from meldhall.cli import serve as _serve  # noqa: F401

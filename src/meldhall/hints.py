@@ -1,0 +1,102 @@
+"""Hints: the move a bot recommends for a seat, with its estimated value and the runners-up.
+
+Used by ``meldhall hint`` (a position or record file) and usable from tutorials and the web
+table.  The bot sees only the seat's observation, never the state: a hint is what a player at
+that seat could work out, whatever the position file says about the other hands.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from meldhall.bots import make_bot
+from meldhall.errors import OptionsError
+from meldhall.game import Action, State
+
+__all__ = ["Hint", "hint"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A recommended action.
+
+    Attributes:
+        seat: the seat advised.
+        action: the recommended legal action.
+        value: its estimated result in points: the seat's side's hand score minus the other
+            sides' mean, over the bot's playouts (penalty points count negative in Shanghai
+            Rummy); ``None`` when the bot gives no estimate (heuristic, or a forced move).
+        samples: playouts behind ``value`` (0 without an estimate).
+        alternatives: the next best actions, best first, as ``(action, value, samples)``.
+        bot: the bot name that gave the hint.
+        legal_count: how many legal actions the seat had.
+    """
+
+    seat: int
+    action: Action
+    value: float | None
+    samples: int
+    alternatives: list[tuple[Action, float | None, int]] = field(default_factory=list)
+    bot: str = "ismcts"
+    legal_count: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the ``meldhall hint --json`` object)."""
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "action": str(self.action),
+            "value": None if self.value is None else round(self.value, 1),
+            "samples": self.samples,
+            "legal_count": self.legal_count,
+            "alternatives": [
+                {"action": str(a), "value": None if v is None else round(v, 1), "samples": n}
+                for a, v, n in self.alternatives
+            ],
+        }
+
+
+def hint(state: State, seat: int | None = None, *, bot: str = "ismcts", seed: int = 0,
+         alternatives: int = 3) -> Hint:
+    """The move ``bot`` recommends for ``seat`` in ``state``.
+
+    Args:
+        state: any live state (e.g. from :func:`meldhall.record.load_position`).
+        seat: the seat to advise; default the first seat whose decision is awaited.
+        bot: a bot name for :func:`meldhall.bots.make_bot` (``"ismcts"``, ``"ismcts:hard"``,
+            ``"heuristic"`` …).
+        seed: seeds the bot's random choices (same state, seat, bot and seed → same hint).
+        alternatives: how many runners-up to list (search bots only).
+
+    Returns:
+        A :class:`Hint` whose ``action`` is legal for ``seat`` in ``state``.
+
+    Raises:
+        OptionsError: the game is over, ``seat`` is not a seat or has no decision to make
+            now, or an unknown bot.
+    """
+    if state.is_terminal or not state.to_act:
+        raise OptionsError("the game is over: there is no move to advise")
+    if seat is None:
+        seat = state.to_act[0]
+    if not 0 <= seat < state.players:
+        raise OptionsError(f"seat must be from 0 to {state.players - 1}, not {seat}")
+    if seat not in state.to_act:
+        waiting = ", ".join(str(s) for s in state.to_act)
+        raise OptionsError(f"seat {seat} has no decision to make now (waiting for seat "
+                           f"{waiting})")
+    legal = state.legal_actions(seat)
+    b = make_bot(bot, state.game_name)
+    obs = state.observation(seat)
+    rng = random.Random(seed)
+    if len(legal) == 1:
+        return Hint(seat, legal[0], None, 0, [], b.name, 1)
+    analyse = getattr(b, "analyse", None)
+    if analyse is None:
+        return Hint(seat, b.choose(obs, legal, rng), None, 0, [], b.name, len(legal))
+    ranked = analyse(obs, legal, rng)
+    best = ranked[0]
+    rest = [(av.action, av.value, av.visits) for av in ranked[1:1 + alternatives]]
+    return Hint(seat, best.action, best.value, best.visits, rest, b.name, len(legal))

@@ -1,0 +1,109 @@
+"""Hints: ``meldhall.hints.hint`` and ``meldhall hint POSITION_FILE``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from meldhall import new_game
+from meldhall.bots import make_bot
+from meldhall.cli import app
+from meldhall.errors import OptionsError
+from meldhall.hints import hint
+from meldhall.record import Record, dump_position, dump_record, load_position
+
+runner = CliRunner()
+GAMES = [("classic-canasta", 4), ("railroad-canasta", 2), ("shanghai-rummy", 4)]
+
+
+def midgame(game: str, players: int, seed: int, decisions: int):
+    """A live state after ``decisions`` heuristic choices, waiting for a real choice."""
+    policy = make_bot("heuristic", game)
+    rng = random.Random(seed)
+    state = new_game(game, players=players, seed=seed)
+    made = 0
+    while True:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            if made == decisions:
+                return state
+            made += 1
+            state = state.apply(policy.choose(state.observation(seat), legal, rng), seat)
+        else:
+            state = state.apply(legal[0], seat)
+
+
+@pytest.mark.parametrize("game,players", GAMES)
+def test_cli_hint_on_a_position_file_is_a_legal_action(tmp_path, game, players):
+    state = midgame(game, players, seed=21, decisions=6)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(dump_position(state)))
+    r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:12", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["game"] == game
+    assert data["seat"] == state.to_act[0]
+    loaded = load_position(path)
+    action = loaded.parse_action(data["action"])
+    assert loaded.is_legal(action, data["seat"])
+    assert data["legal_count"] == len(loaded.legal_actions(data["seat"]))
+    for alt in data["alternatives"]:
+        assert loaded.is_legal(loaded.parse_action(alt["action"]), data["seat"])
+        assert alt["action"] != data["action"]
+    assert data["value"] is not None and data["samples"] >= 1
+
+
+def test_cli_hint_table_output_and_record_files(tmp_path):
+    state = midgame("classic-canasta", 4, seed=5, decisions=4)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(dump_position(state)))
+    r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:8"])
+    assert r.exit_code == 0, r.output
+    assert f"Hint for seat {state.to_act[0]}:" in r.stdout
+    assert "Your hand:" in r.stdout  # the seat's own view, and only its own hand
+    record = Record.from_state(state, initial_dealer=new_game(
+        "classic-canasta", players=4, seed=5).dealer)
+    rec_path = tmp_path / "game.json"
+    rec_path.write_text(dump_record(record))
+    r = runner.invoke(app, ["hint", str(rec_path), "--bot", "ismcts:8", "--json"])
+    assert r.exit_code == 0, r.output
+    assert state.is_legal(state.parse_action(json.loads(r.stdout)["action"]))
+
+
+def test_hint_is_deterministic_and_blind_to_other_hands():
+    state = midgame("shanghai-rummy", 4, seed=8, decisions=5)
+    seat = state.to_act[0]
+    first = hint(state, bot="ismcts:10", seed=3)
+    assert hint(state, bot="ismcts:10", seed=3) == first
+    other = state.observation(seat).sample_state(random.Random(99))
+    assert hint(other, bot="ismcts:10", seed=3) == first
+
+
+def test_hint_with_the_heuristic_and_forced_moves():
+    state = midgame("classic-canasta", 2, seed=3, decisions=2)
+    h = hint(state, bot="heuristic")
+    assert state.is_legal(h.action, h.seat) and h.value is None and h.alternatives == []
+    start = new_game("classic-canasta", players=2, seed=1)
+    while len(start.legal_actions()) > 1:
+        start = start.apply(start.legal_actions()[0])
+    forced = hint(start)
+    assert forced.legal_count == 1 and forced.action == start.legal_actions()[0]
+
+
+def test_hint_refuses_a_seat_without_a_decision(tmp_path):
+    state = midgame("classic-canasta", 4, seed=2, decisions=1)
+    waiting = state.to_act[0]
+    idle = (waiting + 1) % 4
+    with pytest.raises(OptionsError, match=f"seat {idle} has no decision"):
+        hint(state, idle)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(dump_position(state)))
+    r = runner.invoke(app, ["hint", str(path), "--seat", str(idle)])
+    assert r.exit_code == 2
+    assert "has no decision to make now" in r.output
+    r = runner.invoke(app, ["hint", str(tmp_path / "missing.json")])
+    assert r.exit_code == 2 and "no such file" in r.output
