@@ -204,8 +204,11 @@ class Session:
         if len(legal) == 1:
             return legal[0]
         obs = self.state.observation(seat)
-        action = self.bots[seat].choose(obs, legal, self.rngs[seat])
-        return action
+        bot = self.bots[seat]
+        if hasattr(bot, "analyse"):  # a search bot: show that it is thinking
+            with self.console.status(f"seat {seat} ({bot.name}) is thinking…"):
+                return bot.choose(obs, legal, self.rngs[seat])
+        return bot.choose(obs, legal, self.rngs[seat])
 
     def apply(self, action: Action, seat: int) -> None:
         before_log = self.log_len
@@ -346,8 +349,10 @@ def play_command(
         show_default=False)] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b",
-        help="Bots for the other seats, by name (random, heuristic); a "
-        "comma list is assigned to the other seats in order, cycled.")] = "heuristic",
+        help="Bots for the other seats, by name: random, heuristic, or the search bot "
+        "ismcts (normal level: answers in well under a second), ismcts:easy, ismcts:hard "
+        "(up to 5 s a move); a comma list is assigned to the other seats in order, "
+        "cycled.")] = "heuristic",
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE",
         help="A house rule, e.g. --option target_score=3000 "
@@ -379,7 +384,7 @@ def play_command(
         raise OptionsError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
     names = split_names(bots)
     if not names:
-        raise OptionsError("--bots needs at least one bot name (random, heuristic)")
+        raise OptionsError("--bots needs at least one bot name (random, heuristic, ismcts)")
     fallback = None
     for n in names:
         try:
