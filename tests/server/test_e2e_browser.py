@@ -79,8 +79,12 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     # the table: my move, draw
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     expect(page.locator(".turn.mine")).to_be_visible()
-    page.click('button[data-action="draw"]')
+    # by keyboard: Enter on the draw button; the focus stays in the hand or the moves (it
+    # used to fall back to the page's body, and the player had to Tab from the top again)
+    page.focus('button[data-action="draw"]')
+    page.keyboard.press("Enter")
     expect(page.locator("#log")).to_contain_text("draw")
+    expect(page.locator("#hand .card-btn:focus, #actions button:focus")).to_have_count(1)
 
     # select the meld's cards in the hand, then its button appears
     wanted = meld.split()[1:]
@@ -116,12 +120,29 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     expect(refusal.locator(".rule")).to_have_text(re.compile(r"^CC-\d+\.\d+"))
 
     # keyboard: a card is a button; Space selects it, Escape clears the selection
-    card = page.locator("#hand button.card-btn").first
+    card = page.locator("#hand button.card-btn").nth(2)
+    focused = card.get_attribute("data-card")
     card.focus()
     page.keyboard.press("Space")
     expect(page.locator("#hand button.card-btn.selected")).to_have_count(1)
     page.keyboard.press("Escape")
     expect(page.locator("#hand button.card-btn.selected")).to_have_count(0)
+    # the focus stays on the card it was on
+    expect(page.locator(f'#hand button.card-btn[data-card="{focused}"]')).to_be_focused()
+    # a turn by keyboard: draw, select a card, discard it; the focus stays in the hand or the
+    # moves after each move, and after the bots' moves
+    page.focus('button[data-action="draw"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand .card-btn:focus, #actions button:focus")).to_have_count(1)
+    expect(page.locator('button[data-action="draw"]')).to_have_count(0)
+    page.locator("#hand button.card-btn").first.focus()
+    page.keyboard.press("Space")
+    discard = page.locator('#actions button.primary[data-action^="discard"]').first
+    discard.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand .card-btn:focus, #actions button:focus")).to_have_count(1)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=30000)
+    expect(page.locator("#hand .card-btn:focus, #actions button:focus")).to_have_count(1)
     page.click("#sort-suit")
     expect(page.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
 

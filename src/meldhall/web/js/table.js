@@ -76,20 +76,28 @@ function onMessage(m) {
       setConn(role === "seat" ? `connected as seat ${m.seat}` : role === "creator" ? "connected (creator, watching)" : "connected (watching)");
       rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
       break;
-    case "state":
+    case "state": {
       msg = m;
       if (pending !== null && m.common.version !== pendingVersion) pending = null;
+      const info = focusInfo();
       render();
+      restoreFocus(info, afterMove && pending === null);
+      if (pending === null) afterMove = false;
       break;
+    }
     case "accepted":
       if (m.id === pending) pending = null;
       showRefusal(null);
       break;
-    case "refused":
+    case "refused": {
       if (m.id === pending) pending = null;
+      afterMove = false;
       showRefusal(m);
+      const info = focusInfo();
       renderActions();
+      restoreFocus(info);
       break;
+    }
     case "error":
       if (m.code === "forbidden" || m.code === "not_found") {
         fatal = true;
@@ -108,6 +116,7 @@ function sendAction(action) {
   pending = ++seq;
   pendingVersion = msg.common.version;
   ws.send(JSON.stringify({ type: "action", action, version: msg.common.version, id: pending }));
+  if (focusInfo()) { focusLost = true; afterMove = true; }
   renderActions();
 }
 
@@ -123,6 +132,51 @@ function showRefusal(m) {
     box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), m.message);
   }
 }
+
+// ------------------------------------------------------------------ keyboard focus
+// Rendering replaces the hand's and the moves' buttons, which drops the keyboard focus to the
+// page's body (the player had to Tab from the top again).  Where the focus was in the hand or
+// the moves, it is put back: on the same card or move if it is still there; after a move of
+// this page, on the first highlighted move (else the hand's first card).
+let focusLost = false;     // the focus was in the hand or the moves when they were replaced
+let afterMove = false;     // a move of this page is on its way: focus the next move offered
+
+function focusInfo() {
+  const a = document.activeElement;
+  const inHand = a && $("hand").contains(a);
+  const inActions = a && $("actions").contains(a);
+  if (inHand || inActions) return { card: a.dataset.card || null, action: a.dataset.action || null, inActions };
+  if (focusLost && (!a || a === document.body)) return { card: null, action: null, inActions: true };
+  return null;
+}
+
+function restoreFocus(info, preferMoves = false) {
+  if (!info) return;
+  const a = document.activeElement;
+  if (a && a !== document.body && a.isConnected && !a.disabled) { focusLost = false; return; }
+  const q = (sel) => document.querySelector(sel);
+  const firstMove = () => q("#actions .action-buttons button.primary:not(:disabled)");
+  let target = null;
+  if (preferMoves) target = firstMove();
+  if (!target && info.card) target = q(`#hand [data-card="${CSS.escape(info.card)}"]`);
+  if (!target && info.action) target = q(`#actions button[data-action="${CSS.escape(info.action)}"]:not(:disabled)`);
+  if (!target && info.inActions) target = firstMove();
+  if (!target) target = q("#hand .card-btn");
+  if (target) {
+    target.focus({ preventScroll: true });
+    focusLost = false;
+  } else {
+    focusLost = true;
+  }
+}
+
+// the player went elsewhere: leave the focus alone
+document.addEventListener("pointerdown", (ev) => {
+  if (!$("hand").contains(ev.target) && !$("actions").contains(ev.target)) focusLost = false;
+});
+document.addEventListener("focusin", (ev) => {
+  if (!$("hand").contains(ev.target) && !$("actions").contains(ev.target)) focusLost = false;
+});
 
 // ------------------------------------------------------------------ rendering
 function render() {
@@ -309,9 +363,11 @@ $("typed").addEventListener("submit", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && selection.length) {
+    const info = focusInfo();
     selection = [];
     renderHand();
     renderActions();
+    restoreFocus(info);
   }
 });
 
