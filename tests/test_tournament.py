@@ -357,3 +357,15 @@ def test_cli_ray_flag_without_address(local_ray):
     a, b, c = (json.loads(r.stdout) for r in (local, last, before))
     assert b["backend"] == c["backend"] == "ray"
     assert stable(a) == stable(b) == stable(c)
+
+
+def test_search_bot_results_equal_across_workers_and_ray(local_ray):
+    """The ISMCTS bot with a playout budget and no time cap is reproducible everywhere."""
+    args = dict(game="classic-canasta", players=2, bots=["ismcts:6", "heuristic"], deals=2,
+                seed=13)
+    one = run_tournament(**args, workers=1)
+    two = run_tournament(**args, workers=2)
+    on_ray = run_tournament(**args, use_ray=True)
+    assert one.errors == []
+    assert stable(one.to_json()) == stable(two.to_json()) == stable(on_ray.to_json())
+    assert raw(one) == raw(two) == raw(on_ray)
