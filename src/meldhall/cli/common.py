@@ -12,6 +12,14 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from meldhall import GAMES, game_module
 from meldhall.errors import MeldhallError, OptionsError
@@ -129,6 +137,28 @@ def _plain_value(text: str) -> Any:
 
 
 #: ``--preset`` for the commands that start games (play, simulate).
+GameArgument = Annotated[str, typer.Argument(
+    metavar="GAME", help="The game: classic-canasta, railroad-canasta or shanghai-rummy.",
+    show_default=False)]
+PlayersOption = Annotated[int | None, typer.Option(
+    "--players", "-n",
+    help="Players per game: Classic Canasta 2, 3, 4 or 6; Railroad Canasta 2 to 8; "
+         "Shanghai Rummy 3 to 8.",
+    show_default="4")]
+HouseRuleOption = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="NAME=VALUE",
+    help="A house rule for every game, e.g. --option target_score=3000 (repeatable; see "
+         "docs/options.md).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
+def count_progress(label: str, unit: str, quiet: bool) -> Progress:
+    """A progress bar on stderr counting ``unit`` (games, deals …), hidden when ``quiet``."""
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn(unit), TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err(), transient=True, disable=quiet)
+
+
 PresetOption = Annotated[str | None, typer.Option(
     "--preset",
     help="A named set of house rules (Classic: standard, pagat, britannica; Railroad: "

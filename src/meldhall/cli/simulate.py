@@ -9,20 +9,17 @@ from typing import Annotated
 import typer
 from rich import box
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from meldhall.bots import make_bot
 from meldhall.cli.app import app
 from meldhall.cli.common import (
+    GameArgument,
+    HouseRuleOption,
+    PlayersOption,
     PresetOption,
+    QuietOption,
+    count_progress,
     check_game,
     err,
     handle_errors,
@@ -38,14 +35,8 @@ from meldhall.sim.batch import run_batch
 @app.command("simulate")
 @handle_errors
 def simulate_command(
-    game: Annotated[str, typer.Argument(
-        metavar="GAME", help="The game: classic-canasta, railroad-canasta or shanghai-rummy.",
-        show_default=False)],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n",
-        help="Players per game: Classic Canasta 2, 3, 4 or 6; Railroad Canasta 2 to 8; "
-             "Shanghai Rummy 3 to 8.",
-        show_default="4")] = None,
+    game: GameArgument,
+    players: PlayersOption = None,
     games: Annotated[int, typer.Option(
         "--games", "-g", help="Number of games to play.")] = 10,
     bots: Annotated[str, typer.Option(
@@ -63,13 +54,9 @@ def simulate_command(
         "--json",
         help="Print exactly one JSON object on stdout instead of "
         "the table.")] = False,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", metavar="NAME=VALUE",
-        help="A house rule for every game, e.g. --option "
-        "target_score=3000 (repeatable).")] = None,
+    option: HouseRuleOption = None,
     preset: PresetOption = None,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play complete games between bots and summarize them.
 
@@ -99,19 +86,7 @@ def simulate_command(
         except ImportError:
             raise OptionsError(f"the {n!r} bot is not available in this installation") from None
 
-    console = err()
-    show_progress = not quiet
-    progress = Progress(
-        TextColumn("[bold]simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not show_progress,
-    )
+    progress = count_progress("simulating", "games", quiet)
     with progress:
         task = progress.add_task("games", total=games)
         summary = run_batch(game, players, names, games, seed=seed, options=opts,

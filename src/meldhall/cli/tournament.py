@@ -10,21 +10,18 @@ import click
 import typer
 from rich import box
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from typer.core import TyperCommand
 
 from meldhall import GAMES
 from meldhall.cli.app import app
 from meldhall.cli.common import (
+    GameArgument,
+    HouseRuleOption,
+    PlayersOption,
     PresetOption,
+    QuietOption,
+    count_progress,
     check_game,
     err,
     handle_errors,
@@ -77,14 +74,8 @@ class _TournamentCommand(TyperCommand):
 @app.command("tournament", cls=_TournamentCommand)
 @handle_errors
 def tournament_command(
-    game: Annotated[str, typer.Argument(
-        metavar="GAME", help="The game: classic-canasta, railroad-canasta or shanghai-rummy.",
-        show_default=False)],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n",
-        help="Players per game: Classic Canasta 2, 3, 4 or 6; Railroad Canasta 2 to 8; "
-             "Shanghai Rummy 3 to 8.",
-        show_default="4")] = None,
+    game: GameArgument,
+    players: PlayersOption = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b",
         help="Bot names, at least two (e.g. 'heuristic,random', 'ismcts:hard,heuristic'). "
@@ -112,13 +103,9 @@ def tournament_command(
         "--ray-address", hidden=True, help="The ADDRESS of --ray.")] = None,
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print exactly one JSON object on stdout instead of the tables.")] = False,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", metavar="NAME=VALUE",
-        help="A house rule for every game, e.g. --option target_score=3000 "
-        "(repeatable).")] = None,
+    option: HouseRuleOption = None,
     preset: PresetOption = None,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play paired (duplicate) deals between bots and rate them.
 
@@ -146,17 +133,7 @@ def tournament_command(
         raise OptionsError("--bots needs at least two bot names (e.g. heuristic,random)")
     use_ray = ray or ray_address is not None
 
-    progress = Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("deals"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err(),
-        transient=True,
-        disable=quiet,
-    )
+    progress = count_progress("tournament", "deals", quiet)
     with progress:
         task = progress.add_task("deals", total=deals)
         result = run_tournament(
