@@ -254,3 +254,70 @@ def test_log_numbers_keep_every_digit(server, browser, tmp_path):
     }""")
     assert inside and all(inside)
     page.close()
+
+
+def test_the_end_of_a_hand_stays_readable(server, browser, artifacts):
+    """When a hand ends the next one is dealt a moment later (a bot deals): the finished hand
+    stays in a panel (who went out by name, the final melds, the score) until it is closed."""
+    from playwright.sync_api import expect
+
+    names = ["Ann", "Bob", "Cleo", "Dan"]
+    t = server.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic", "name": n}
+                                                for n in names], bot_pause=0.05)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["spectator_url"])
+    panel = page.locator("#hand-over")
+    expect(panel).to_be_hidden()
+    expect(panel).to_be_visible(timeout=90000)
+    # the next hand is dealt (the bots play on) and the panel stays
+    expect(page.locator("#header")).to_contain_text("hand 2", timeout=30000)
+    for seat in range(4):           # stop the bots: every seat back to a person
+        r = server.request("POST", f"/api/tables/{t['table']}/seats/{seat}", t["creator_token"],
+                           json={"kind": "human"})
+        assert r.status_code == 200
+    expect(panel).to_be_visible()
+    title = panel.locator("h2").inner_text()
+    assert title.startswith("Hand 1: ") and "seat" not in title, title
+    outcome = server.view(t["table"], t["spectator_token"])["common"]["outcomes"][0]
+    if outcome["went_out"] is not None:
+        assert title == f"Hand 1: {names[outcome['went_out']]} went out"
+    assert "Ann & Cleo" in panel.inner_text() and "Bob & Dan" in panel.inner_text()
+    page.screenshot(path=str(artifacts / "e2e_hand_over.png"), full_page=True)
+    page.click("#hand-over-close")
+    expect(panel).to_be_hidden()
+    assert not errors, errors
+    page.close()
+
+
+def test_score_sheet_names_who_went_out(server, browser, tmp_path):
+    """The breakdown says who went out by name (it used to say "(seat 0)")."""
+    import random
+
+    from meldhall.record import Record, dump_record
+
+    from playwright.sync_api import expect
+
+    rng = random.Random(3)
+    state = new_game("shanghai-rummy", seed=11)
+    dealer = int(state.dealer)
+    while state.outcome is None:
+        seat = state.to_act[0]
+        state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+    oc = state.outcome
+    assert oc.how == "went_out" and oc.went_out is not None
+    names = [f"Name{i}" for i in range(state.players)]
+    path = tmp_path / "deal.json"
+    path.write_text(dump_record(Record.from_state(state, dealer, names)))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} went out")
+    page.select_option("#seat", str(oc.went_out))
+    expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} (viewing) went out")
+    page.close()

@@ -219,16 +219,16 @@ export function logPanel(log, names, mySeat, last = 60, total = null) {
 }
 
 /** The score sheet: one row per hand, click a row for its breakdown (rule IDs). */
-export function scoreSheet(outcomes, obs, names) {
+export function scoreSheet(outcomes, obs, names, mySeat = null) {
   const box = h("div.sheet");
   if (!outcomes || !outcomes.length) {
     box.append(h("p.dim", "No hand has been scored yet."));
     return box;
   }
   const sideList = sides(obs);
-  const label = (i) => (isShanghai(obs) ? (names[i] || `Seat ${i}`) : sideNames(obs, names, i));
+  const label = sideLabeller(obs, names);
   const tbl = h("table.sheet-table");
-  tbl.append(h("thead", h("tr", h("th", "Hand"), ...sideList.map((_, i) => h("th", label(i))))));
+  tbl.append(h("thead", h("tr", h("th", isShanghai(obs) ? "Deal" : "Hand"), ...sideList.map((_, i) => h("th", label(i))))));
   const body = h("tbody");
   for (const oc of outcomes) {
     const tr = h("tr", h("td", String(oc.hand + 1) + (oc.game_over ? " (end)" : "")));
@@ -238,26 +238,56 @@ export function scoreSheet(outcomes, obs, names) {
   tbl.append(body);
   box.append(tbl);
   const lastOc = outcomes[outcomes.length - 1];
-  box.append(breakdown(lastOc, label));
+  box.append(breakdown(lastOc, obs, names, mySeat));
   if (outcomes.length > 1) {
     const older = h("details", h("summary", "Earlier hands' breakdowns"));
-    outcomes.slice(0, -1).reverse().forEach((oc) => older.append(breakdown(oc, label)));
+    outcomes.slice(0, -1).reverse().forEach((oc) => older.append(breakdown(oc, obs, names, mySeat)));
     box.append(older);
   }
   return box;
 }
 
-export function breakdown(oc, label) {
-  const box = h("div.breakdown", h("h4", `Hand ${oc.hand + 1}: ${oc.how.replaceAll("_", " ")}` +
-    (oc.went_out !== null && oc.went_out !== undefined ? ` (seat ${oc.went_out})` : "")));
+/** Side number -> its label ("Ann & Cleo"; a Shanghai seat's name). */
+export function sideLabeller(obs, names) {
+  return (i) => (isShanghai(obs) ? (names[i] || `Seat ${i}`) : sideNames(obs, names, i));
+}
+
+/** "Hand 3: Ann (you) went out", "Hand 4: stock exhausted" (names as elsewhere on the page). */
+export function handTitle(oc, obs, names, mySeat = null) {
+  const what = isShanghai(obs) ? "Deal" : "Hand";
+  const how = oc.how.replaceAll("_", " ");
+  const who = oc.went_out !== null && oc.went_out !== undefined ? seatName(names, oc.went_out, mySeat) : null;
+  if (who && oc.how === "went_out") return `${what} ${oc.hand + 1}: ${who} went out`;
+  return `${what} ${oc.hand + 1}: ${how}` + (who ? ` \u2014 ${who}` : "");
+}
+
+/** More lines than this per side are summed up by rule, the lines themselves folded away
+ *  (a Railroad side may score dozens of canastas). */
+const MAX_LINES_SHOWN = 8;
+
+export function breakdown(oc, obs, names, mySeat = null) {
+  const label = sideLabeller(obs, names);
+  const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
-    const tbl = h("table.lines", h("caption", `${label(r.side)}: ${r.hand_score} (total ${r.total})`));
-    const body = h("tbody");
-    for (const ln of r.lines) {
-      body.append(h("tr", h("td.rule", h("code", ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", h("code", ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    if (r.lines.length <= MAX_LINES_SHOWN) {
+      box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
+      continue;
     }
-    tbl.append(body);
-    box.append(tbl);
+    // summed by rule, in the order the rules first appear; every line behind a <details>
+    const byRule = new Map();
+    for (const ln of r.lines) {
+      const g = byRule.get(ln.rule) || { count: 0, points: 0, label: ln.label };
+      g.count += 1;
+      g.points += ln.points;
+      byRule.set(ln.rule, g);
+    }
+    const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", h("code", rule)),
+      h("td", g.count === 1 ? g.label : `${g.count} lines`), h("td.num", String(g.points))));
+    box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
+      h("details.all-lines", h("summary", `all ${r.lines.length} lines`),
+        h("table.lines", h("tbody", lineRows)))));
   }
   if (oc.game_over) {
     box.append(h("p.winner", "Game over \u2014 winner: " + oc.winners.map(label).join(", ")));

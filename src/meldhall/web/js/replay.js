@@ -71,7 +71,7 @@ function render(r, seat) {
   $("center").replaceChildren(centerPanel(obs));
   $("melds").replaceChildren(meldsPanel(obs, names, seat));
   $("scores-box").replaceChildren(scorePanel(obs, names));
-  $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names));
+  $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names, seat));
   $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total));
   $("log").scrollTop = $("log").scrollHeight;
   $("hand-title").textContent = seat === null ? "Hand (choose a seat to see it)" : `Hand of ${names[seat]}`;

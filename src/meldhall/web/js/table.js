@@ -5,8 +5,8 @@
 import { api, apiText, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
 import { actionCards, cardLabel, cardSVG, matchesExactly, sortCards, usesAll } from "./cards.js";
 import {
-  centerPanel, cardRow, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet,
-  seatName,
+  breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
+  scorePanel, scoreSheet, seatName,
 } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -191,7 +191,7 @@ function render() {
   $("center").replaceChildren(centerPanel(obs));
   $("melds").replaceChildren(meldsPanel(obs, nm, mySeat));
   $("scores-box").replaceChildren(scorePanel(obs, nm));
-  $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm));
+  $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
   logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total));
   logBox.scrollTop = logBox.scrollHeight;
@@ -199,11 +199,66 @@ function render() {
   status.replaceChildren();
   if (common.error) status.append(h("p.error", common.error));
   if (role !== "seat") status.append(h("p.dim", "You are watching: only public information is shown."));
+  noteHandOver();
+  renderHandOver();
   renderHand();
   renderActions();
   renderAdmin();
   renderFinished();
 }
+
+// ------------------------------------------------------------------ the end of a hand
+// The next hand is dealt a moment after one ends (a bot deals after its pause), which cleared
+// the finished hand's melds at once.  The finished hand stays in a panel — who went out, the
+// final melds, the breakdown — until the player closes it.
+const END_PHASES = ["hand_end", "deal_end"];
+let seenOutcomes = null;   // how many scored hands this page has shown (or found on opening)
+let handOver = null;       // { oc, obs }: the finished hand shown; obs null if the page never
+                           // saw the table between the end of the hand and the next deal
+
+function noteHandOver() {
+  const common = msg.common;
+  const ocs = common.outcomes || [];
+  const atEnd = END_PHASES.includes(common.phase) || common.finished;
+  if (seenOutcomes === null) {
+    // opening the page: only a hand that has just ended (its table still there) is shown
+    seenOutcomes = ocs.length - (ocs.length && atEnd && !common.finished ? 1 : 0);
+  }
+  if (ocs.length > seenOutcomes) {
+    seenOutcomes = ocs.length;
+    handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? msg.view.observation : null };
+  }
+}
+
+let handOverDrawn = null;  // the handOver the panel shows (drawn once: its button keeps focus)
+
+function renderHandOver() {
+  const box = $("hand-over");
+  if (handOver === handOverDrawn) return;
+  handOverDrawn = handOver;
+  if (!handOver) { box.hidden = true; box.replaceChildren(); return; }
+  const { oc, obs } = handOver;
+  const live = msg.view.observation;
+  const nm = names();
+  const close = h("button", { type: "button", id: "hand-over-close" }, "Close");
+  close.addEventListener("click", () => {
+    handOver = null;
+    renderHandOver();
+    restoreFocus({ card: null, action: null, inActions: true }, true);
+  });
+  const parts = [h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)), close)];
+  if (obs) {
+    parts.push(h("h3", "Final melds"), meldsPanel(obs, nm, mySeat));
+  } else {
+    parts.push(h("p.dim", "The next hand was dealt before this page saw the table; the lines below list the melds scored."));
+  }
+  const bd = breakdown(oc, live, nm, mySeat);
+  bd.querySelector("h4").remove();     // the panel's title says it
+  parts.push(h("h3", "Score"), bd);
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
 
 function renderHand() {
   const obs = msg.view.observation;
