@@ -20,6 +20,16 @@ def test_health_games_config_and_pages(server):
     assert games["classic-canasta"]["players"] == [2, 3, 4, 6]
     assert "heuristic" in games["classic-canasta"]["bots"]
     assert "random" in games["shanghai-rummy"]["bots"]
+    # options with a fixed set of values list them (the lobby's select boxes); each is valid
+    assert games["classic-canasta"]["choices"]["black_three_upcard"] == ["cover", "leave"]
+    assert set(games["shanghai-rummy"]["choices"]["tie_rule"]) >= {"shared"}
+    for name, g in games.items():
+        assert g["choices"], name
+        for key, allowed in g["choices"].items():
+            assert g["options"][key] in allowed, (name, key)
+            for value in allowed:
+                players = 3 if value == "cutthroat" else None    # CC-14.1
+                new_game(name, players=players, seed=1, options={key: value})
     cfg = server.request("GET", "/api/config").json()
     assert cfg["allow_seeds"] is True and cfg["max_message_bytes"] == 16384
     for page in ("/", "/table.html", "/replay.html", "/js/table.js", "/css/meldhall.css"):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import json
 import logging
 from collections import OrderedDict
@@ -142,10 +143,25 @@ def _games_info() -> list[dict[str, Any]]:
                 bots.append(b)
             except MeldhallError:
                 pass
+        options = st.options.to_json()  # type: ignore[attr-defined]
         out.append({"name": name, "players": counts, "default_players": st.players,
-                    "options": st.options.to_json(),  # type: ignore[attr-defined]
+                    "options": options, "choices": _option_choices(st.options, options),
                     "bots": bots})
     return out
+
+
+def _option_choices(options: Any, values: dict[str, Any]) -> dict[str, list[Any]]:
+    """The allowed values of each option that has a fixed set (the lobby shows a select box).
+
+    Each game's options module holds them in its ``_CHOICES`` table (what ``__post_init__``
+    checks against); an option without one is typed in.
+    """
+    module = importlib.import_module(type(options).__module__)
+    table = getattr(module, "_CHOICES", None)
+    if not isinstance(table, dict):
+        return {}
+    return {name: list(allowed) for name, allowed in table.items()
+            if name in values and isinstance(allowed, tuple | list)}
 
 
 class _ReplayCache:

@@ -59,11 +59,18 @@ function seatRows() {
 function optionInputs(g) {
   const box = $("options");
   box.replaceChildren();
+  const choices = g.choices || {};
   for (const [key, value] of Object.entries(g.options)) {
     if (key === "player_count") continue;
     const id = "opt-" + key;
     let input;
-    if (typeof value === "boolean") {
+    if (Array.isArray(choices[key]) && choices[key].length) {
+      // a fixed set of values: a select box (values kept as JSON: 3 and "3" differ)
+      const allowed = choices[key].some((c) => JSON.stringify(c) === JSON.stringify(value)) ? choices[key] : [value, ...choices[key]];
+      input = h("select", { id, "data-kind": "choice", "data-key": key },
+        ...allowed.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) },
+          String(c).replaceAll("_", " "))));
+    } else if (typeof value === "boolean") {
       input = h("input", { id, type: "checkbox", "data-kind": "bool", "data-key": key });
       input.checked = value;
     } else if (typeof value === "number") {
@@ -81,7 +88,7 @@ function optionInputs(g) {
 
 function readOptions() {
   const out = {};
-  for (const input of $("options").querySelectorAll("input")) {
+  for (const input of $("options").querySelectorAll("input, select")) {
     const now = input.type === "checkbox" ? String(input.checked) : input.value;
     if (now === input.dataset.initial) continue;
     const key = input.dataset.key;
@@ -89,6 +96,7 @@ function readOptions() {
       case "bool": out[key] = input.checked; break;
       case "number": out[key] = Number(input.value); break;
       case "string": out[key] = input.value; break;
+      case "choice": out[key] = JSON.parse(input.value); break;
       default:
         if (input.value.trim() === "") out[key] = null;
         else {
