@@ -71,6 +71,12 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
         page.select_option(f"#seat-{i}-who", "bot:heuristic")
     page.select_option("#pause", "0.3")
     page.fill("#seed", str(seed))
+    # a house rule with a fixed set of values is a select box of them
+    page.click("#options-box summary")
+    tie = page.locator("#opt-tie_rule")
+    assert tie.evaluate("e => e.tagName") == "SELECT"
+    assert sorted(tie.locator("option").all_inner_texts()) == ["play on", "shared"]
+    page.select_option("#opt-tie_rule", label="shared")
     page.click("#create-btn")
     expect(page.locator("#created")).to_contain_text("Table created")
     expect(page.locator("#mine li")).to_have_count(1)
@@ -78,6 +84,8 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
 
     # the table: my move, draw
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    frag = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
+    assert server.view(frag["t"], frag["k"])["common"]["options"]["tie_rule"] == "shared"
     expect(page.locator(".turn.mine")).to_be_visible()
     # by keyboard: Enter on the draw button; the focus stays in the hand or the moves (it
     # used to fall back to the page's body, and the player had to Tab from the top again)
@@ -253,6 +261,10 @@ def test_log_numbers_keep_every_digit(server, browser, tmp_path):
             return r.left >= box.left && n.scrollWidth <= n.clientWidth + 1; });
     }""")
     assert inside and all(inside)
+    # a Railroad side scores dozens of lines: summed per rule, the lines folded away (the
+    # sheet used to be thousands of pixels tall)
+    expect(page.locator("#sheet details.all-lines").first).to_be_attached()
+    assert page.locator("#sheet").bounding_box()["height"] < 1500
     page.close()
 
 
@@ -271,6 +283,8 @@ def test_the_end_of_a_hand_stays_readable(server, browser, artifacts):
     page.goto(server.base + t["spectator_url"])
     panel = page.locator("#hand-over")
     expect(panel).to_be_hidden()
+    expect(page.locator("#players")).to_contain_text("Ann")
+    expect(page.locator("#me")).to_be_hidden()       # a spectator has no hand: no empty strip
     expect(panel).to_be_visible(timeout=90000)
     # the next hand is dealt (the bots play on) and the panel stays
     expect(page.locator("#header")).to_contain_text("hand 2", timeout=30000)

@@ -36,7 +36,7 @@ def test_public_view_shows_only_what_every_seat_sees(game):
                                     for s in range(st.players)])
         assert set(CARD.findall(pub)) <= shared
         v = json.loads(pub)
-        assert v["hand"] == [] and v["seat"] is None and v.get("my_kitty") is None
+        assert v["hand"] == [] and v["seat"] is None and "my_kitty" not in v
         assert v["hand_sizes"] == st.observation(0).to_json()["hand_sizes"]
 
 

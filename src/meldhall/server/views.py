@@ -13,12 +13,16 @@ from typing import Any
 
 from meldhall.game import State
 
-__all__ = ["PRIVATE_FIELDS", "prompt_for", "public_view", "recent_actions", "seat_view"]
+__all__ = [
+    "PRIVATE_FIELDS", "REMOVED_FIELDS", "prompt_for", "public_view", "recent_actions", "seat_view",
+]
 
 #: Observation fields that belong to the observing seat only, per the games' observation
-#: docs; they are emptied in the public view.  Any other field that differs between two seats'
-#: observations is dropped from the public view too.
-PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "my_kitty": None, "seat": None}
+#: docs: the public view has ``hand`` emptied, ``seat`` ``None`` and the others (Railroad's
+#: ``my_kitty``) removed.  Any other field that differs between two seats' observations is
+#: dropped from the public view too.
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "seat": None}
+REMOVED_FIELDS: frozenset[str] = frozenset({"my_kitty"})
 
 #: How many of the last actions (in notation) each message carries.
 RECENT = 16
@@ -80,6 +84,8 @@ def public_view(state: State, observations: list[dict[str, Any]] | None = None
     for key, empty in PRIVATE_FIELDS.items():
         if key in base:
             base[key] = empty
+    for key in REMOVED_FIELDS:
+        base.pop(key, None)
     for key in list(base):
         if key in PRIVATE_FIELDS or key == "log":
             continue

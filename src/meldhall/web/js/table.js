@@ -268,17 +268,19 @@ function renderHand() {
   box.replaceChildren();
   $("hand-count").textContent = role === "seat" ? `(${hand.length})` : "";
   $("me").classList.toggle("spectating", role !== "seat");
+  $("me").hidden = role !== "seat";        // a spectator has no hand: no empty strip
   const known = new Set((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []);
   for (const c of sortCards(hand, sortBy)) {
     const selected = selection.includes(c);
     const b = h("button.card-btn" + (selected ? ".selected" : "") + (known.has(c) ? ".known" : ""),
       { type: "button", "aria-pressed": selected ? "true" : "false", "data-card": c,
         "aria-label": cardLabel(c) + (known.has(c) ? " (others know you hold it)" : ""),
-        title: cardLabel(c) },
+        title: cardLabel(c) + (known.has(c) ? " \u2014 the others know you hold it (they saw you take it)" : "") },
       cardSVG(c));
     b.addEventListener("click", () => toggle(c));
     box.append(b);
   }
+  $("hand-legend").hidden = !hand.some((c) => known.has(c));
   const kitty = $("kitty");
   kitty.replaceChildren();
   if (obs.my_kitty) kitty.append(h("div.my-kitty", h("span", "Your kitty: "), cardRow(obs.my_kitty, { small: true, fan: true })));
