@@ -23,6 +23,7 @@ def test_health_games_config_and_pages(server):
     # options with a fixed set of values list them (the lobby's select boxes); each is valid
     assert games["classic-canasta"]["choices"]["black_three_upcard"] == ["cover", "leave"]
     assert set(games["shanghai-rummy"]["choices"]["tie_rule"]) >= {"shared"}
+    assert games["shanghai-rummy"]["choices"]["deals"] == [10, 7]     # numbers, not text
     for name, g in games.items():
         assert g["choices"], name
         for key, allowed in g["choices"].items():

@@ -335,3 +335,29 @@ def test_score_sheet_names_who_went_out(server, browser, tmp_path):
     page.select_option("#seat", str(oc.went_out))
     expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} (viewing) went out")
     page.close()
+
+
+def test_shanghai_deals_is_a_select_box(server, browser):
+    """Shanghai's ``deals`` (10 or 7) is in its options' ``CHOICES``: the lobby offers a select
+    box of the two, and the table is created with the number chosen (a number, not text)."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    page.select_option("#game", "shanghai-rummy")
+    page.click("#options-box summary")
+    deals = page.locator("#opt-deals")
+    assert deals.evaluate("e => e.tagName") == "SELECT"
+    assert deals.locator("option").all_inner_texts() == ["10", "7"]
+    page.select_option("#opt-deals", label="7")
+    page.click("#create-btn")
+    expect(page.locator("#created")).to_contain_text("Table created")
+    page.click("#open-my-seat")
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    frag = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
+    assert server.view(frag["t"], frag["k"])["common"]["options"]["deals"] == 7
+    assert not errors, errors
+    page.close()

@@ -153,11 +153,11 @@ def _games_info() -> list[dict[str, Any]]:
 def _option_choices(options: Any, values: dict[str, Any]) -> dict[str, list[Any]]:
     """The allowed values of each option that has a fixed set (the lobby shows a select box).
 
-    Each game's options module holds them in its ``_CHOICES`` table (what ``__post_init__``
-    checks against); an option without one is typed in.
+    Each game's options module holds them in its public ``CHOICES`` table (what
+    ``__post_init__`` checks against); an option without one is typed in.
     """
     module = importlib.import_module(type(options).__module__)
-    table = getattr(module, "_CHOICES", None)
+    table = getattr(module, "CHOICES", None)
     if not isinstance(table, dict):
         return {}
     return {name: list(allowed) for name, allowed in table.items()

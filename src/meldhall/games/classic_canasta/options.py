@@ -20,14 +20,18 @@ from meldhall.options import (
     score_table,
 )
 
-__all__ = ["ClassicCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE", "parse_option_value"]
+__all__ = ["CHOICES", "ClassicCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
+           "parse_option_value"]
 
 #: CC-7.1: (lowest cumulative score of the band, minimum count), highest band first.
 #: A score below every threshold (i.e. negative) needs 15.
 DEFAULT_MINIMUM_TABLE: tuple[tuple[int, int], ...] = ((3000, 120), (1500, 90), (0, 50))
 NEGATIVE_MINIMUM = 15
 
-_CHOICES = {
+#: The options with a fixed set of allowed values: option name -> the values, the spec's
+#: default first.  ``__post_init__`` checks against it, and the web lobby shows each as a select
+#: box (``choices`` in ``GET /api/games``).  An option not listed here is typed in.
+CHOICES = {
     "wild_ratio": ("seed", "pagat"),
     "black_three_upcard": ("cover", "leave"),
     "last_red_three": ("end_immediately", "may_meld_first"),
@@ -103,7 +107,7 @@ class ClassicCanastaOptions(GameOptions):
             raise OptionsError(
                 f"player_count must be 2, 3, 4 or 6 (CC-1.1, CC-1.5), not {self.player_count!r}"
             )
-        check_choices(self, _CHOICES)
+        check_choices(self, CHOICES)
         check_bools(self, ("red_three_upcard_freezes", "unfrozen_take_with_wild",
                            "frozen_until_side_melds", "single_card_pile_restriction",
                            "stock_end_forced_take", "concealed_exempt_from_minimum"))

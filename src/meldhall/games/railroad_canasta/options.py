@@ -11,7 +11,8 @@ from typing import Any
 from meldhall.errors import OptionsError
 from meldhall.options import GameOptions, check_bools, check_choices, check_whole, score_table
 
-__all__ = ["RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE", "CANASTA_TYPES"]
+__all__ = ["CHOICES", "RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
+           "CANASTA_TYPES"]
 
 #: RR-7.1: (lowest cumulative score of the band, minimum count), highest band first; a score
 #: below every threshold (negative) needs 15.
@@ -22,7 +23,10 @@ NEGATIVE_MINIMUM = 15
 CANASTA_TYPES = ("red", "black", "wild", "sevens")
 DEFAULT_BONUSES = {"red": 500, "black": 300, "wild": 1000, "sevens": 1500}
 
-_CHOICES = {
+#: The options with a fixed set of allowed values: option name -> the values, the spec's
+#: default first.  ``__post_init__`` checks against it, and the web lobby shows each as a select
+#: box (``choices`` in ``GET /api/games``).  An option not listed here is typed in.
+CHOICES = {
     "go_out_requirement": ("all_four", "red_and_black", "any_two", "any_one"),
     "stock_end_take": ("voluntary", "compulsory"),
     "max_wild_in_natural_meld": (3, 2, "wild_le_natural"),
@@ -93,7 +97,7 @@ class RailroadCanastaOptions(GameOptions):
         if not isinstance(self.player_count, int) or not 2 <= self.player_count <= self.max_players:
             raise OptionsError(
                 f"player_count must be 2 to {self.max_players} (RR-1.2), not {self.player_count!r}")
-        check_choices(self, _CHOICES)
+        check_choices(self, CHOICES)
         check_bools(self, ("red_three_replacement", "kitty_red_three_replacement",
                            "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
                            "take_with_natural_and_wild", "upcard_wild_freezes"))

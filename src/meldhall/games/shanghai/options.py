@@ -13,14 +13,18 @@ from typing import Any
 
 from meldhall.errors import OptionsError
 
-__all__ = ["DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
+__all__ = ["CHOICES", "DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
 
 #: SH-10.6: buys allowed per player and deal, for contracts 1 to 10.
 DEFAULT_BUY_LIMITS: tuple[int, ...] = (3, 3, 3, 3, 3, 3, 3, 3, 4, 4)
 #: The value meaning "no limit" for ``buy_limits`` and ``max_stock_rebuilds``.
 UNLIMITED = "unlimited"
 
-_CHOICES = {
+#: The options with a fixed set of allowed values: option name -> the values, the spec's
+#: default first.  ``__post_init__`` checks against it, and the web lobby shows each as a select
+#: box (``choices`` in ``GET /api/games``).  An option not listed here is typed in.
+CHOICES = {
+    "deals": (10, 7),
     "buy_priority": ("next_in_turn", "dealer_left"),
     "tie_rule": ("shared", "fewest_deals_scored", "extra_deal"),
 }
@@ -103,7 +107,7 @@ class ShanghaiOptions:
             raise OptionsError(f"player_count must be 3 to 8 (SH-1.1), not {n!r}")
         if self.deals not in (7, 10) or isinstance(self.deals, bool):
             raise OptionsError(f"deals must be 10 or 7 (SH-5.1), not {self.deals!r}")
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise OptionsError(
