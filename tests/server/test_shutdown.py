@@ -80,6 +80,9 @@ def test_graceful_shutdown_and_restart_lose_nothing(make_server, database_url, h
     # bot tables, moving while the server shuts down
     bots = [srv.create("classic-canasta", seats=[{"kind": "bot", "bot": "heuristic"}] * 4,
                        seed=100 + i, bot_pause=0.01) for i in range(3)]
+    # and search bots, thinking in the worker processes (which the signal reaches too)
+    bots.append(srv.create("railroad-canasta", seats=[{"kind": "bot", "bot": "ismcts:hard"}] * 4,
+                           seed=7, bot_pause=0))
     stop = threading.Event()
     workers = [threading.Thread(target=_play, args=(srv.base, stop, acked, lock, 1000 * k))
                for k in range(1, 4)]
@@ -102,6 +105,8 @@ def test_graceful_shutdown_and_restart_lose_nothing(make_server, database_url, h
     for w in workers:
         w.join()
     assert srv.proc.returncode is not None
+    log = srv.log_path.read_text()
+    assert "playing a random move" not in log, log[-3000:]     # no bot failed on the way out
 
     with lock:
         expected = {**dict(acked), **seen_bots}

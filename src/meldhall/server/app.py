@@ -10,6 +10,7 @@ API (JSON; errors are ``{"error": {"code", "message", ["rule_id", "reason"]}}``)
 ``GET  /api/tables/{id}``                   the table's public summary (any token)
 ``GET  /api/tables/{id}/view``              the token's current ``state`` message
 ``POST /api/tables/{id}/actions``           ``{"action", "version"}`` with a seat token
+``GET  /api/tables/{id}/hint``              the search bot's advice for the seat (seat token)
 ``POST /api/tables/{id}/seats/{seat}``      hand a seat to a bot (creator token)
 ``GET  /api/tables/{id}/record``            the game record, once the game is over
 ``POST /api/replay``                        a record's view at a step
@@ -235,7 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables_loaded": len(manager.tables),
-                "loop_lag_ms": manager.lag_summary()}
+                "loop_lag_ms": manager.lag_summary(), "bot_pool": manager.pool.stats()}
 
     @app.get("/api/config")
     async def config() -> dict[str, Any]:
@@ -290,6 +291,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise Refusal("not_your_seat", "only a seat's token can act", status=403)
         version = await manager.act(t, seat, req.action, req.version)
         return {"ok": True, "version": version}
+
+    @app.get("/api/tables/{table_id}/hint")
+    async def table_hint(table_id: str, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, seat = _role(t, token)
+        if role != "seat" or seat is None:
+            raise Refusal("not_your_seat", "only a seat's token can ask for a hint", status=403)
+        return await manager.hint(t, seat)
 
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def table_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:

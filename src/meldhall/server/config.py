@@ -43,6 +43,11 @@ class Settings:
         allow_seeds: accept a ``seed`` when creating a table.  Off by default: whoever knows a
             seed knows the deal.  Tests and demonstrations switch it on.
         max_tables_loaded: finished tables kept in memory (unfinished ones always are).
+        bot_workers: worker processes for the search bot's decisions and for hints (started
+            on first use); ``None``: one fewer than the CPUs, at least one
+            (``MELDHALL_BOT_WORKERS``).
+        max_hints_running: hints computed at once on the whole server (more are refused,
+            ``busy``); ``None``: twice the worker processes.
     """
 
     database_url: str | None = None
@@ -50,6 +55,8 @@ class Settings:
     max_bot_pause: float = 5.0
     allow_seeds: bool = False
     max_tables_loaded: int = 2000
+    bot_workers: int | None = None
+    max_hints_running: int | None = None
 
     def resolved_database_url(self) -> str:
         """The database URL to use, after the environment and the default."""
@@ -65,5 +72,7 @@ class Settings:
             values["bot_pause"] = float(env["MELDHALL_BOT_PAUSE"])
         if env.get("MELDHALL_ALLOW_SEEDS"):
             values["allow_seeds"] = env["MELDHALL_ALLOW_SEEDS"].lower() in ("1", "true", "yes")
+        if env.get("MELDHALL_BOT_WORKERS"):
+            values["bot_workers"] = int(env["MELDHALL_BOT_WORKERS"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

@@ -7,7 +7,9 @@ table's state; every connection of the table is then told to send its seat's new
 action made against another version than the table's is refused, so a double click or two
 tabs never apply a move twice.
 
-Bots play their seats here, on the server, after a short pause so that people can follow.
+Bots play their seats here, on the server, after a short pause so that people can follow;
+they think off the event loop (:class:`~meldhall.server.workers.BotPool`: the search bot in
+worker processes), from their seat's observation only.  Hints are computed there too.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meldhall import GAMES, new_game
-from meldhall.bots import make_bot
+from meldhall.bots import BOT_NAMES, make_bot
 from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
 from meldhall.game import State
 from meldhall.record import Record
 from meldhall.server import views
 from meldhall.server.config import Settings
 from meldhall.server.storage import SeatRow, StaleVersion, Storage, TableRow
+from meldhall.server.workers import BotPool, default_workers, is_search_bot
 
 __all__ = ["SEED_BITS", "LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
 
@@ -114,7 +117,7 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task | None = None
-        self.bots: dict[int, tuple[Any, random.Random]] = {}
+        self.bots: dict[int, tuple[str, random.Random]] = {}   # seat -> (bot, rng)
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1
         self.initial: State = new_game(row.game, players=row.players, seed=row.seed,
@@ -124,6 +127,9 @@ class LiveTable:
         self.outcomes: list[dict[str, Any]] = []
         self.recent: deque[dict[str, Any]] = deque(maxlen=views.RECENT)
         self.error: str | None = None
+        self.thinking: int | None = None      # the seat whose search bot is thinking
+        self.hinting: set[int] = set()        # seats whose hint is being computed
+        self.hints: dict[int, tuple[int, dict[str, Any]]] = {}   # seat -> (version, hint)
         self.options_json = self.initial.options.to_json()  # type: ignore[attr-defined]
         for seat, text in row.actions:
             action = self.state.parse_action(text)
@@ -214,10 +220,12 @@ class LiveTable:
         return text
 
     def seats_json(self) -> list[dict[str, Any]]:
-        """Seat names, who plays them and who is connected (public)."""
+        """Seat names, who plays them, who is connected and which search bot is thinking
+        (public)."""
         online = {c.seat for c in self.connections if not c.closed}
         return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
-                 "connected": s.kind == "bot" or s.seat in online} for s in self.seats]
+                 "connected": s.kind == "bot" or s.seat in online,
+                 "thinking": self.thinking == s.seat} for s in self.seats]
 
     def message(self, seat: int | None) -> str:
         """The whole ``state`` message for a seat or a spectator."""
@@ -265,6 +273,9 @@ class TableManager:
         self.lags: deque[float] = deque(maxlen=2400)     # event-loop lag samples (seconds)
         self._lag_task: asyncio.Task | None = None
         self._checkpoint_task: asyncio.Task | None = None
+        # bot decisions and hints: off the event loop (the search bot in worker processes)
+        self.pool = BotPool(settings.bot_workers or default_workers())
+        self.hints_running = 0
 
     async def _db(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -351,7 +362,9 @@ class TableManager:
 
         Lossless: every task that could write is cancelled AND awaited, the database threads
         are joined (a write or checkpoint already running finishes), and only then does
-        :meth:`Storage.close` run its final checkpoint and close every connection.
+        :meth:`Storage.close` run its final checkpoint and close every connection.  A search
+        bot still thinking in a worker process is abandoned (the worker is stopped): its
+        table's task was cancelled, so its move would not have been stored anyway.
         """
         self.closing = True
         if self._gc_timer in gc.callbacks:
@@ -375,6 +388,7 @@ class TableManager:
         shutdown (its "force quit").
         """
         self.closing = True
+        self.pool.shutdown()
         self.db.shutdown(wait=True)
         self.storage.close()
 
@@ -462,7 +476,7 @@ class TableManager:
             bot = s.get("bot") if kind == "bot" else None
             if kind == "bot":
                 try:
-                    make_bot(bot or "", game)
+                    _check_bot(bot or "", game)
                 except OptionsError as exc:
                     raise Refusal("invalid", f"seat {i}: {exc}", status=422) from None
             name = (s.get("name") or "").strip() or (f"Bot {i}" if kind == "bot"
@@ -541,7 +555,7 @@ class TableManager:
             raise Refusal("invalid", f"no seat {seat} at this table", status=422)
         if kind == "bot":
             try:
-                make_bot(bot or "", t.game)
+                _check_bot(bot or "", t.game)
             except OptionsError as exc:
                 raise Refusal("invalid", str(exc), status=422) from None
         else:
@@ -551,6 +565,7 @@ class TableManager:
             s = t.seats[seat]
             t.seats[seat] = SeatRow(s.seat, s.name, kind, bot, s.token_hash)
             t.bots.pop(seat, None)
+            t.hints.pop(seat, None)
         t.notify()
         self.kick(t)
 
@@ -581,13 +596,18 @@ class TableManager:
                 await asyncio.sleep(pause)
                 if t.version != version or t.seats[seat].kind != "bot":
                     continue
+            entry = self._bot_entry(t, seat)
             try:
-                text = self._bot_choice(t, state, seat)
+                text = await self._bot_choice(t, state, seat, entry)
             except Exception:
+                if self.closing:
+                    return
                 log.exception("bot of seat %d at table %s failed; playing a random move",
                               seat, t.id)
                 legal = state.legal_actions(seat)
                 text = str(random.choice(legal))
+            if t.bots.get(seat) is not entry:
+                continue        # handed to another bot or to its person while thinking
             try:
                 await self.act(t, seat, text, version, by_bot=True)
                 failures = 0
@@ -604,12 +624,94 @@ class TableManager:
             if pause <= 0:
                 await asyncio.sleep(0)      # let connections send between bot moves
 
-    def _bot_choice(self, t: LiveTable, state: State, seat: int) -> str:
+    @staticmethod
+    def _bot_entry(t: LiveTable, seat: int) -> tuple[str, random.Random]:
+        """The seat's bot name and its random source (the seeds of its decisions)."""
         entry = t.bots.get(seat)
         if entry is None:
-            name = t.seats[seat].bot or "random"
-            entry = (make_bot(name, t.game), random.Random(secrets.randbits(64)))
+            entry = (t.seats[seat].bot or "random", random.Random(secrets.randbits(64)))
             t.bots[seat] = entry
-        bot, rng = entry
+        return entry
+
+    async def _bot_choice(self, t: LiveTable, state: State, seat: int,
+                          entry: tuple[str, random.Random]) -> str:
+        """The bot's move, decided off the event loop from the seat's observation, its legal
+        actions and a seed (never the state)."""
+        name, rng = entry
         legal = state.legal_actions(seat)
-        return str(bot.choose(state.observation(seat), legal, rng))
+        if len(legal) == 1:
+            return str(legal[0])            # a forced move: no bot needed
+        seed = rng.getrandbits(64)
+        search = is_search_bot(name)
+        if search:                          # seconds: the seats show that it is thinking
+            t.thinking = seat
+            t.notify()
+        try:
+            return await self.pool.decide(t.game, name, state.observation(seat), legal, seed)
+        finally:
+            if search:
+                t.thinking = None
+                t.notify()
+
+    # ------------------------------------------------------------------ hints
+    def max_hints_running(self) -> int:
+        return self.settings.max_hints_running or 2 * self.pool.workers
+
+    async def hint(self, t: LiveTable, seat: int) -> dict[str, Any]:
+        """The search bot's (``ismcts``, normal level) advice for ``seat``, computed in the
+        worker pool from the seat's observation; ``Hint.to_json()`` plus the ``version`` it
+        was computed at.  Cached per seat until the table moves on; one computation per seat
+        at a time.
+
+        Raises:
+            Refusal: ``game_over``, ``seat_is_bot``, ``not_your_turn`` (nothing to decide
+                now), ``busy`` (this seat's hint is being computed, or too many on the
+                server), ``unavailable``.
+        """
+        if t.finished:
+            raise Refusal("game_over", "the game is over", status=409)
+        if t.seats[seat].kind == "bot":
+            raise Refusal("seat_is_bot", f"seat {seat} is played by a bot now", status=403)
+        state, version = t.state, t.version
+        if seat not in state.to_act:
+            raise Refusal("not_your_turn", f"seat {seat} has no decision to make now: no hint",
+                          status=409)
+        cached = t.hints.get(seat)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        if seat in t.hinting:
+            raise Refusal("busy", "a hint for this seat is being worked out; wait for it",
+                          status=429)
+        if self.closing:
+            raise Refusal("unavailable", "the server is shutting down", status=503)
+        if self.hints_running >= self.max_hints_running():
+            raise Refusal("busy", "the server is working out too many hints; try again in a "
+                          "moment", status=429)
+        t.hinting.add(seat)
+        self.hints_running += 1
+        try:
+            data = await self.pool.advise(t.game, state.players, state.observation(seat),
+                                          state.legal_actions(seat), secrets.randbits(64))
+        except Exception as exc:
+            log.exception("hint for seat %d at table %s failed", seat, t.id)
+            raise Refusal("unavailable", f"the hint could not be worked out "
+                          f"({type(exc).__name__})", status=503) from None
+        finally:
+            t.hinting.discard(seat)
+            self.hints_running -= 1
+        out = {"version": version, **data}
+        t.hints[seat] = (version, out)
+        return out
+
+
+def _check_bot(name: str, game: str) -> None:
+    """A bot this server plays: one of :data:`~meldhall.bots.BOT_NAMES` that exists for
+    ``game``.  (``make_bot`` also takes custom search budgets such as ``ismcts:100000``: on a
+    server anyone could tie up the worker processes with one.)
+
+    Raises:
+        OptionsError: with a sentence.
+    """
+    if name not in BOT_NAMES:
+        raise OptionsError(f"unknown bot {name!r}; this server's bots: {', '.join(BOT_NAMES)}")
+    make_bot(name, game)
