@@ -361,3 +361,58 @@ def test_shanghai_deals_is_a_select_box(server, browser):
     assert server.view(frag["t"], frag["k"])["common"]["options"]["deals"] == 7
     assert not errors, errors
     page.close()
+
+
+def test_hint_then_play_the_suggested_move(server, browser, artifacts):
+    """The Hint button (by keyboard) shows the search bot's recommended move with its value in
+    points and the next best moves, highlights it among the moves, and the player plays it."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed, _meld = seed_with_a_first_meld()
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Tester"}]
+                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.3)
+    tok = t["seats"][0]["token"]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#log")).to_contain_text("draw")
+    expect(page.locator("#hand button.card-btn")).to_have_count(12)
+
+    # keyboard: focus the Hint button, Enter; the focus lands on the recommended move
+    page.focus("#hint-btn")
+    page.keyboard.press("Enter")
+    box = page.locator("#hint-box")
+    expect(box).to_contain_text("Recommended")
+    best = page.locator("#hint-move")
+    expect(best).to_be_focused()
+    action = best.get_attribute("data-action")
+    view = server.view(t["table"], tok)
+    assert action in view["view"]["legal"]
+    expect(box).to_contain_text("points")
+    expect(box).to_contain_text("Next best")
+    expect(box.locator("ol.hint-alternatives li")).not_to_have_count(0)
+    # the same move is highlighted in the list of every legal move
+    expect(page.locator(f'#actions .action-list button.hinted[data-action="{action}"]')
+           ).to_have_count(1)
+    page.screenshot(path=str(artifacts / "e2e_hint.png"), full_page=True)
+
+    version = view["common"]["version"]
+    page.keyboard.press("Enter")                  # play it
+    deadline = time.monotonic() + 30
+    while True:
+        common = server.view(t["table"], tok)["common"]
+        if common["version"] > version:
+            break
+        assert time.monotonic() < deadline, "the suggested move was not played"
+        time.sleep(0.05)
+    played = [r for r in common["recent"] if r["seat"] == 0][-1]["action"]
+    assert played == action
+    expect(page.locator("#hint-move")).to_have_count(0)    # the hint was for that decision
+    assert not errors, errors
+    page.close()

@@ -90,6 +90,7 @@ export function playersPanel(obs, seats, names, mySeat, toAct) {
     if (info) {
       title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
         info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
+      if (info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
     }
     card.append(title);
     const facts = h("div.player-facts", h("span", `${size} card${size === 1 ? "" : "s"}`));

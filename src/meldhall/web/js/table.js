@@ -28,6 +28,7 @@ let seq = 0;
 let retry = 0;
 let fatal = false;
 let games = null;
+let hint = null;           // {version, data} | {version, loading: true} | {version, error}
 
 function names() {
   return msg ? msg.seats.map((s) => s.name) : [];
@@ -299,7 +300,9 @@ function toggle(card) {
 }
 
 function actionButton(a, cls = "") {
-  const b = h("button.action" + cls, { type: "button", "data-action": a, disabled: pending !== null }, a);
+  const hinted = currentHint() && currentHint().data && currentHint().data.action === a;
+  const b = h("button.action" + cls + (hinted ? ".hinted" : ""),
+    { type: "button", "data-action": a, disabled: pending !== null, title: hinted ? "the hint's recommended move" : null }, a);
   b.addEventListener("click", () => sendAction(a));
   return b;
 }
@@ -324,6 +327,7 @@ function renderActions() {
     box.append(h("p.dim", who ? `Waiting for ${who}…` : "Waiting…"));
     return;
   }
+  box.append(hintPanel(legal));
   const parsed = legal.map((a) => ({ a, cards: actionCards(a) }));
   const plain = parsed.filter((p) => p.cards.length === 0);
   const main = h("div.action-buttons");
@@ -351,6 +355,77 @@ function renderActions() {
   box.append(all);
 }
 
+// ------------------------------------------------------------------ hints
+// The server's search bot (ismcts, normal level) advises the seat from its observation: the
+// recommended move (a button: press it to play it; the same move is highlighted among the
+// moves), its estimated result in points and the next best moves.  A hint belongs to the
+// version it was worked out at: once the table moves on it is gone.
+
+function currentHint() {
+  return hint && msg && hint.version === msg.common.version ? hint : null;
+}
+
+function points(v) {
+  if (v === null || v === undefined) return null;
+  const r = Math.round(v * 10) / 10;
+  return `${r > 0 ? "+" : r < 0 ? "\u2212" : "\u00b1"}${Math.abs(r)} points`;
+}
+
+function hintPanel(legal) {
+  const cur = currentHint();
+  const btn = h("button", { type: "button", id: "hint-btn", disabled: !!(cur && cur.loading),
+    "aria-describedby": "hint-note" }, cur && cur.loading ? "Thinking\u2026" : "Hint");
+  btn.addEventListener("click", askHint);
+  const row = h("div.hint-row", btn,
+    h("span.dim", { id: "hint-note" }, " the search bot's advice for this decision"));
+  const box = h("div.hint-box", { id: "hint-box", role: "status" }, row);
+  if (!cur || cur.loading) return box;
+  if (cur.error) {
+    box.append(h("p.error", "No hint: " + cur.error));
+    return box;
+  }
+  const d = cur.data;
+  const value = points(d.value);
+  const rec = actionButton(d.action, ".primary.hint-move");
+  rec.id = "hint-move";
+  const detail = value !== null
+    ? ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`
+    : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
+  box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
+  if (d.alternatives && d.alternatives.length) {
+    const list = h("ol.hint-alternatives");
+    for (const alt of d.alternatives) {
+      if (!legal.includes(alt.action)) continue;
+      const v = points(alt.value);
+      list.append(h("li", actionButton(alt.action, ".small"), v ? h("span.dim", ` ${v} (${alt.samples} playouts)`) : null));
+    }
+    // the search's own order: a runner-up tried on fewer playouts may show a higher mean
+    box.append(h("p.dim", "Next best, in the search's order (fewer playouts: rougher estimates):"), list);
+  }
+  return box;
+}
+
+async function askHint() {
+  if (!msg || role !== "seat" || (hint && hint.loading && hint.version === msg.common.version)) return;
+  const version = msg.common.version;
+  const hadFocus = document.activeElement && document.activeElement.id === "hint-btn";
+  hint = { version, loading: true };
+  renderActions();
+  if (hadFocus) { const b = $("hint-btn"); if (b) b.focus(); }
+  try {
+    const data = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/hint`, { token });
+    hint = { version: data.version, data };
+  } catch (e) {
+    hint = { version, error: e.message };
+  }
+  if (!msg || hint.version !== msg.common.version) return;   // the table moved on meanwhile
+  const info = focusInfo();
+  renderActions();
+  const best = $("hint-move");
+  if (hadFocus && best) best.focus();          // keyboard: from "Hint" straight to the move
+  else restoreFocus(info);
+}
+
 async function renderAdmin() {
   const creator = (tableEntry(tableId) || {}).creator_token;
   const box = $("admin-box");
@@ -368,7 +443,9 @@ async function renderAdmin() {
       ...bots.map((b) => h("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, `bot: ${b}`)));
     const btn = h("button", { type: "button" }, "apply");
     btn.addEventListener("click", async () => {
-      const [kind, bot] = sel.value.split(":");
+      // "bot:ismcts:hard": the bot's name may hold a colon too
+      const [kind, ...rest] = sel.value.split(":");
+      const bot = rest.join(":");
       try {
         await api("POST", `/api/tables/${tableId}/seats/${s.seat}`, { token: creator, body: { kind, bot: bot || null } });
       } catch (e) { showRefusal({ code: e.code, message: e.message }); }
