@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from meldhall.bots import make_bot
 from meldhall.errors import OptionsError
-from meldhall.game import Action, State
+from meldhall.game import Action, Observation, State
 
-__all__ = ["Hint", "hint"]
+__all__ = ["Hint", "hint", "hint_for_observation"]
 
 
 @dataclass(frozen=True)
@@ -87,16 +87,31 @@ def hint(state: State, seat: int | None = None, *, bot: str = "ismcts", seed: in
         waiting = ", ".join(str(s) for s in state.to_act)
         raise OptionsError(f"seat {seat} has no decision to make now (waiting for seat "
                            f"{waiting})")
-    legal = state.legal_actions(seat)
-    b = make_bot(bot, state.game_name)
-    obs = state.observation(seat)
+    return hint_for_observation(state.game_name, state.observation(seat),
+                                state.legal_actions(seat), bot=bot, seed=seed,
+                                alternatives=alternatives)
+
+
+def hint_for_observation(game: str, observation: Observation, legal_actions: Sequence[Action],
+                         *, bot: str = "ismcts", seed: int = 0, alternatives: int = 3) -> Hint:
+    """:func:`hint` from what the seat sees: its observation and its legal actions (for
+    callers that hold no state, such as the web server's bot workers).
+
+    Raises:
+        OptionsError: an unknown bot, or no legal action given.
+    """
+    legal = list(legal_actions)
+    if not legal:
+        raise OptionsError("no legal action to advise on")
+    seat = observation.seat
+    b = make_bot(bot, game)
     rng = random.Random(seed)
     if len(legal) == 1:
         return Hint(seat, legal[0], None, 0, [], b.name, 1)
     analyse = getattr(b, "analyse", None)
     if analyse is None:
-        return Hint(seat, b.choose(obs, legal, rng), None, 0, [], b.name, len(legal))
-    ranked = analyse(obs, legal, rng)
+        return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal))
+    ranked = analyse(observation, legal, rng)
     best = ranked[0]
     rest = [(av.action, av.value, av.visits) for av in ranked[1:1 + alternatives]]
     return Hint(seat, best.action, best.value, best.visits, rest, b.name, len(legal))

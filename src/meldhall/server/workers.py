@@ -51,36 +51,14 @@ def decide(game: str, bot: str, observation: Any, legal: Sequence[Any], seed: in
     return str(make_bot(bot, game).choose(observation, list(legal), random.Random(seed)))
 
 
-class _SeenPosition:
-    """What :func:`meldhall.hints.hint` reads of a state, built from a seat's observation and
-    legal actions only (the worker has no state: it must not see the hidden cards)."""
-
-    is_terminal = False
-
-    def __init__(self, game: str, players: int, seat: int, observation: Any,
-                 legal: Sequence[Any]):
-        self.game_name = game
-        self.players = players
-        self.to_act = (seat,)
-        self._observation = observation
-        self._legal = list(legal)
-
-    def legal_actions(self, seat: int) -> list[Any]:
-        return list(self._legal)
-
-    def observation(self, seat: int) -> Any:
-        return self._observation
-
-
 def advise(game: str, players: int, observation: Any, legal: Sequence[Any], seed: int,
            bot: str = "ismcts", alternatives: int = 3) -> dict[str, Any]:
-    """:func:`meldhall.hints.hint` for the observing seat, as ``Hint.to_json()``."""
-    from meldhall.hints import hint
+    """:func:`meldhall.hints.hint_for_observation` for the observing seat, as
+    ``Hint.to_json()`` (the worker has no state: it must not see the hidden cards)."""
+    from meldhall.hints import hint_for_observation
 
-    seat = observation.seat
-    position = _SeenPosition(game, players, seat, observation, legal)
-    return hint(position, seat, bot=bot, seed=seed,  # type: ignore[arg-type]
-                alternatives=alternatives).to_json()
+    return hint_for_observation(game, observation, legal, bot=bot, seed=seed,
+                                alternatives=alternatives).to_json()
 
 
 def _worker_init(server_pid: int) -> None:
