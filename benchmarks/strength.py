@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import sys
@@ -31,7 +32,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meldhall.bots.ismcts import LEVELS
-from meldhall.sim.tournament import run_tournament
+from meldhall.sim.tournament import elo_from_win_fraction, run_tournament, student_t_quantile
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -45,8 +46,9 @@ TITLES = {"classic-canasta": "Classic Canasta", "railroad-canasta": "Railroad Ca
 
 
 def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
-         resume: bool) -> dict:
-    path = RESULTS / f"strength-{game}-{tag}.json"
+         resume: bool, first_deal: int = 0) -> dict:
+    path = RESULTS / (f"strength-{game}-{tag}.json" if not first_deal
+                      else f"strength-{game}-{tag}-from{first_deal}.json")
     if resume and path.exists():
         data = json.loads(path.read_text())
         if data.get("deals") == deals and data.get("seed") == seed:
@@ -56,11 +58,57 @@ def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
                   TimeElapsedColumn(), transient=False) as bar:
         task = bar.add_task("deals", total=deals)
         res = run_tournament(game, players, [bot, "heuristic"], deals, seed, workers=workers,
-                             progress=lambda _d: bar.advance(task))
+                             first_deal=first_deal, progress=lambda _d: bar.advance(task))
     data = res.to_json()
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
+
+
+def pool(blocks: list[dict]) -> dict:
+    """Pool tournaments of consecutive deal blocks (same bots, seed and level) into one: the
+    per-deal statistics are combined exactly from each block's count, mean and standard
+    deviation (recovered from its Student t interval); wins add up; Elo is recomputed."""
+    if len(blocks) == 1:
+        return blocks[0]
+    out = dict(blocks[0])
+    out["deals"] = sum(b["deals"] for b in blocks)
+    out["blocks"] = [[b.get("first_deal", 0), b["deals"]] for b in blocks]
+    for key in ("hands", "games", "actions", "errors", "seconds"):
+        out[key] = sum(b[key] for b in blocks)
+    results = []
+    for i, first in enumerate(blocks[0]["results"]):
+        rows = [b["results"][i] for b in blocks]
+        n = sum(r["deals"] for r in rows)
+        total = sum(r["deals"] * r["mean_score_diff"] for r in rows)
+        mean = total / n
+        ss = 0.0
+        for r in rows:
+            k = r["deals"]
+            half = (r["ci95"][1] - r["ci95"][0]) / 2
+            sd = half / student_t_quantile(0.975, k - 1) * math.sqrt(k)
+            ss += (k - 1) * sd * sd + k * r["mean_score_diff"] ** 2
+        var = (ss - n * mean * mean) / (n - 1)
+        half = student_t_quantile(0.975, n - 1) * math.sqrt(max(var, 0.0) / n)
+        row = dict(first)
+        row.update(deals=n, mean_score_diff=mean, ci95=[mean - half, mean + half],
+                   hands=sum(r["hands"] for r in rows),
+                   hands_won=sum(r["hands_won"] for r in rows),
+                   games=sum(r["games"] for r in rows),
+                   games_won=sum(r["games_won"] for r in rows))
+        results.append(row)
+    a, h = results
+    a["elo"] = 1500.0
+    h["elo"] = 1500.0 - elo_from_win_fraction(a["hands_won"] / a["hands"], a["hands"])
+    out["results"] = results
+    t = [b["timing"] for b in blocks]
+    out["timing"] = {k: {"decisions": sum(x[k]["decisions"] for x in t),
+                         # medians and 95th percentiles of equal-level blocks, weighted
+                         **{q: sum(x[k][q] * x[k]["decisions"] for x in t)
+                            / sum(x[k]["decisions"] for x in t)
+                            for q in ("median_s", "p95_s")}}
+                     for k in t[0]}
+    return out
 
 
 def _bot(data: dict, prefix: str) -> dict:
@@ -160,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--resume", action="store_true", help="reuse saved results")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "strength.md")
+    ap.add_argument("--more-deals", action="append", default=[], metavar="GAME=N",
+                    help="play N more deals of GAME after the first --deals and pool them")
+    ap.add_argument("--tournaments-only", action="store_true",
+                    help="only play the normal-level tournaments (no latency runs, no report)")
     args = ap.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for g in games:
@@ -167,11 +219,22 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"unknown game {g!r}")
     t0 = time.time()
     runs, latency = {}, {}
+    more = {}
+    for item in args.more_deals:
+        g, _, n = item.partition("=")
+        more[g] = int(n)
     for g in games:
-        runs[g] = _run(g, "ismcts", args.deals, args.seed, args.workers, "normal", args.resume)
+        blocks = [_run(g, "ismcts", args.deals, args.seed, args.workers, "normal",
+                       args.resume)]
+        if more.get(g):
+            blocks.append(_run(g, "ismcts", more[g], args.seed, args.workers, "normal",
+                               args.resume, first_deal=args.deals))
+        runs[g] = pool(blocks)
         latency[(g, "normal")] = _timing(runs[g], "ismcts")
         a = _bot(runs[g], "ismcts")
         print(f"{g}: ismcts {a['mean_score_diff']:+.1f} per hand, CI {a['ci95']}", flush=True)
+    if args.tournaments_only:
+        return 0
     for g in games:
         for level in ("easy", "hard"):
             d = _run(g, f"ismcts:{level}", args.latency_deals, args.seed, args.workers, level,

@@ -369,3 +369,13 @@ def test_search_bot_results_equal_across_workers_and_ray(local_ray):
     assert one.errors == []
     assert stable(one.to_json()) == stable(two.to_json()) == stable(on_ray.to_json())
     assert raw(one) == raw(two) == raw(on_ray)
+
+
+def test_first_deal_extends_a_tournament_with_the_next_deals():
+    whole = run_tournament("classic-canasta", 2, ["heuristic", "random"], 4, 7, workers=1)
+    tail = run_tournament("classic-canasta", 2, ["heuristic", "random"], 2, 7, workers=1,
+                          first_deal=2)
+    assert [d.seed for d in tail.deal_results] == [deal_seed(7, 2), deal_seed(7, 3)]
+    assert [g.hands for d in tail.deal_results for g in d.games] == \
+        [g.hands for d in whole.deal_results[2:] for g in d.games]
+    assert tail.to_json()["first_deal"] == 2

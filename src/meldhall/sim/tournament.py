@@ -324,6 +324,7 @@ class _Spec:
     seed: int
     hands_per_deal: int
     options: dict[str, Any]
+    first_deal: int = 0
 
 
 def _bucket(seconds: float) -> int:
@@ -381,7 +382,7 @@ def _play_rotation(spec: _Spec, game_seed: int, rotation: int, seats: list[int],
 
 
 def _play_deal(spec: _Spec, deal: int) -> DealResult:
-    game_seed = deal_seed(spec.seed, deal)
+    game_seed = deal_seed(spec.seed, spec.first_deal + deal)
     result = DealResult(deal=deal, seed=game_seed)
     try:
         for rotation, seats in enumerate(_rotation_indices(len(spec.bots), spec.players)):
@@ -470,6 +471,7 @@ class TournamentResult:
         setup_seconds: of which starting or connecting to Ray (0 for local processes).
         workers: processes (local) or cluster CPUs (Ray) used.
         backend: ``"local"`` or ``"ray"``.
+        first_deal: number of the first deal played (see :func:`run_tournament`).
     """
 
     game: str
@@ -487,6 +489,7 @@ class TournamentResult:
     setup_seconds: float = 0.0
     workers: int = 1
     backend: str = "local"
+    first_deal: int = 0
 
     @property
     def errors(self) -> list[DealResult]:
@@ -507,6 +510,7 @@ class TournamentResult:
             "players": self.players,
             "bots": list(self.bots),
             "deals": self.deals,
+            "first_deal": self.first_deal,
             "hands_per_deal": self.hands_per_deal,
             "seed": self.seed,
             "options": dict(self.options),
@@ -757,7 +761,7 @@ def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
 def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, seed: int, *,
                    hands_per_deal: int = 1, options: dict[str, Any] | None = None,
                    workers: int | None = None, ray_address: str | None = None,
-                   use_ray: bool = False,
+                   use_ray: bool = False, first_deal: int = 0,
                    progress: Callable[[DealResult], None] | None = None) -> TournamentResult:
     """Play a paired (duplicate) tournament between bots and summarize it.
 
@@ -781,6 +785,8 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
             ``None`` starts a local instance.  Used only with ``use_ray``.  An already
             initialized Ray is used as it is (and left running).
         use_ray: play the deals as Ray tasks instead of local processes.
+        first_deal: number of the first deal: the deals played are ``first_deal`` to
+            ``first_deal + deals - 1`` (to extend an earlier tournament with new deals).
         progress: called with each finished :class:`DealResult` (in completion order).
 
     Returns:
@@ -809,7 +815,9 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
     opts = dict(options or {})
     opts["player_count"] = players
     new_game(game, players=players, seed=0, options=opts)  # validates game and options early
-    spec = _Spec(game, players, tuple(names), seed, hands_per_deal, opts)
+    if first_deal < 0:
+        raise OptionsError(f"the first deal must be 0 or more, not {first_deal}")
+    spec = _Spec(game, players, tuple(names), seed, hands_per_deal, opts, first_deal)
     start = time.perf_counter()
     if use_ray:
         deal_results, used, setup = _run_ray(spec, deals, ray_address, workers, progress)
@@ -825,4 +833,4 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
         game=game, players=players, bots=names, deals=deals, hands_per_deal=hands_per_deal,
         seed=seed, options=dict(options or {}), pairings=pairings(names, players),
         results=results, deal_results=deal_results, timing=timing, seconds=seconds,
-        setup_seconds=setup, workers=used, backend=backend)
+        setup_seconds=setup, workers=used, backend=backend, first_deal=first_deal)
