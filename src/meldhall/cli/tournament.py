@@ -89,6 +89,9 @@ def tournament_command(
     seed: Annotated[int, typer.Option(
         "--seed", help="Tournament seed; deal i plays the game seeded "
         "seed*1000003+i.")] = 0,
+    first_deal: Annotated[int, typer.Option(
+        "--first-deal", help="Number of the first deal (to extend an earlier tournament of "
+        "the same seed with the deals that follow it).")] = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w",
         help="Local processes (1 = in this process); with --ray and no address, the CPUs of "
@@ -139,6 +142,7 @@ def tournament_command(
         result = run_tournament(
             game, players, names, deals, seed, hands_per_deal=hands, options=opts,
             workers=workers, ray_address=ray_address or None, use_ray=use_ray,
+            first_deal=first_deal,
             progress=lambda _d: progress.advance(task))
     data = result.to_json()
     data["options"] = non_default_options(game, {**opts, "player_count": players}) | (
