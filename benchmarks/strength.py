@@ -73,7 +73,9 @@ def pool(blocks: list[dict]) -> dict:
         return blocks[0]
     out = dict(blocks[0])
     out["deals"] = sum(b["deals"] for b in blocks)
-    out["blocks"] = [[b.get("first_deal", 0), b["deals"]] for b in blocks]
+    out["blocks"] = [{"first_deal": b.get("first_deal", 0), "deals": b["deals"],
+                      "mean_score_diff": b["results"][0]["mean_score_diff"],
+                      "ci95": b["results"][0]["ci95"]} for b in blocks]
     for key in ("hands", "games", "actions", "errors", "seconds"):
         out[key] = sum(b[key] for b in blocks)
     results = []
@@ -157,10 +159,25 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
             f"| {TITLES[g]} | {d['players']} | {d['deals']} | **{a['mean_score_diff']:+.1f}** | "
             f"[{lo:+.1f}, {hi:+.1f}] | {a['hands_won']:g} / {h['hands_won']:g} | "
             f"{a['games_won']:g} / {h['games_won']:g} | {elo:.0f} |")
+    for g in games:
+        blocks = runs[g].get("blocks")
+        if not blocks:
+            continue
+        first, *rest = blocks
+        lines += ["", (
+            f"{TITLES[g]} was extended: its first {first['deals']} deals gave "
+            f"{first['mean_score_diff']:+.1f} [{first['ci95'][0]:+.1f}, {first['ci95'][1]:+.1f}], "
+            "an interval reaching below zero, so "
+            + "; ".join(f"deals {b['first_deal']}–{b['first_deal'] + b['deals'] - 1} were added "
+                        f"({b['mean_score_diff']:+.1f} [{b['ci95'][0]:+.1f}, "
+                        f"{b['ci95'][1]:+.1f}])" for b in rest)
+            + ", and the row pools all of them. Deciding to extend after seeing a result "
+            "makes the pooled interval somewhat optimistic; each block's own interval is "
+            "given so it can be judged alone.")]
     lines += [
         "",
         "Command per row: `uv run meldhall tournament GAME --players N --bots ismcts,heuristic "
-        f"--deals D --seed {meta['seed']} --json`.",
+        f"--deals D --seed {meta['seed']} --json` (an extension adds `--first-deal 300`).",
         "",
         "## Decision time per level",
         "",
