@@ -54,6 +54,9 @@ def test_cli_hint_on_a_position_file_is_a_legal_action(tmp_path, game, players):
     for alt in data["alternatives"]:
         assert loaded.is_legal(loaded.parse_action(alt["action"]), data["seat"])
         assert alt["action"] != data["action"]
+        assert set(alt) >= {"value", "samples", "versus_recommended", "stderr"}
+    diffs = [a["versus_recommended"] for a in data["alternatives"]]
+    assert diffs == sorted(diffs, key=lambda d: -1e9 if d is None else d, reverse=True)
     assert data["value"] is not None and data["samples"] >= 1
 
 

@@ -29,7 +29,11 @@ class Hint:
             sides' mean, over the bot's playouts (penalty points count negative in Shanghai
             Rummy); ``None`` when the bot gives no estimate (heuristic, or a forced move).
         samples: playouts behind ``value`` (0 without an estimate).
-        alternatives: the next best actions, best first, as ``(action, value, samples)``.
+        alternatives: other actions the search compared, as ``(action, value, samples)``,
+            ordered by their advantage over the recommendation on the same sampled deals.
+        comparisons: per alternative (same order), ``(advantage, stderr)``: the mean
+            difference in points from the recommended action on the same sampled deals
+            (negative: worse) and its standard error; ``None`` entries where unknown.
         bot: the bot name that gave the hint.
         legal_count: how many legal actions the seat had.
     """
@@ -41,6 +45,11 @@ class Hint:
     alternatives: list[tuple[Action, float | None, int]] = field(default_factory=list)
     bot: str = "ismcts"
     legal_count: int = 1
+    comparisons: list[tuple[float | None, float | None]] = field(default_factory=list)
+
+    def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
+        return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
+                                                          - len(self.comparisons))
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``meldhall hint --json`` object)."""
@@ -52,10 +61,18 @@ class Hint:
             "samples": self.samples,
             "legal_count": self.legal_count,
             "alternatives": [
-                {"action": str(a), "value": None if v is None else round(v, 1), "samples": n}
-                for a, v, n in self.alternatives
+                {"action": str(a), "value": None if v is None else round(v, 1), "samples": n,
+                 "versus_recommended": None if c[0] is None else round(c[0], 1),
+                 "stderr": None if c[1] is None else round(c[1], 1)}
+                for (a, v, n), c in zip(self.alternatives, self._padded_comparisons())
             ],
         }
+
+
+def _sort_key(av) -> float:
+    if av.advantage is not None:
+        return av.advantage
+    return av.value if av.value is not None else float("-inf")
 
 
 def hint(state: State, seat: int | None = None, *, bot: str = "ismcts", seed: int = 0,
@@ -113,5 +130,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal))
     ranked = analyse(observation, legal, rng)
     best = ranked[0]
-    rest = [(av.action, av.value, av.visits) for av in ranked[1:1 + alternatives]]
-    return Hint(seat, best.action, best.value, best.visits, rest, b.name, len(legal))
+    others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
+    rest = [(av.action, av.value, av.visits) for av in others]
+    comps = [(av.advantage, av.stderr) for av in others]
+    return Hint(seat, best.action, best.value, best.visits, rest, b.name, len(legal), comps)

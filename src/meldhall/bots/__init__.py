@@ -16,7 +16,9 @@ from meldhall.game import Action, Observation
 
 __all__ = ["Bot", "RandomBot", "make_bot", "BOT_NAMES"]
 
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:easy", "ismcts:normal", "ismcts:hard")
+#: The names offered to players (``ismcts:normal`` is accepted by :func:`make_bot` too; it is
+#: ``ismcts``).
+BOT_NAMES = ("random", "heuristic", "ismcts:easy", "ismcts", "ismcts:hard")
 
 
 class Bot(Protocol):

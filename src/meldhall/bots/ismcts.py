@@ -152,12 +152,18 @@ class ActionValue:
             minus the others' mean (oriented so that more is better; penalty points count
             negative in Shanghai Rummy).  ``None`` if never visited.
         heuristic: whether it is the heuristic policy's own choice.
+        advantage: (root search) the mean difference, in points, between this action's
+            playouts and the chosen action's on the same sampled deals (negative: worse than
+            the choice); ``None`` for the choice itself or without paired samples.
+        stderr: the standard error of ``advantage`` (points); ``None`` under two pairs.
     """
 
     action: Action
     visits: int
     value: float | None
     heuristic: bool
+    advantage: float | None = None
+    stderr: float | None = None
 
 
 class _Node:
@@ -301,8 +307,19 @@ class IsmctsBot:
             var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
             if mean > lvl.gate_z * math.sqrt(var / n):
                 choice = best
-        out = [ActionValue(a, len(xs), sum(xs) / len(xs) if xs else None, a == heur)
-               for a, xs in samples.items() if xs]
+        out = []
+        for a, xs in samples.items():
+            if not xs:
+                continue
+            adv = err = None
+            if a != choice:
+                # candidates share the first len(xs) sampled deals with the choice
+                diffs = [x - y for x, y in zip(xs, samples[choice])]
+                adv = sum(diffs) / len(diffs)
+                if len(diffs) >= 2:
+                    v = sum((d - adv) ** 2 for d in diffs) / (len(diffs) - 1)
+                    err = math.sqrt(v / len(diffs))
+            out.append(ActionValue(a, len(xs), sum(xs) / len(xs), a == heur, adv, err))
         out.sort(key=lambda av: (av.action == choice, av.action in alive, av.visits,
                                  av.value), reverse=True)
         return out

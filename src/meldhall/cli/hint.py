@@ -43,8 +43,8 @@ def hint_command(
              "at its last state.", show_default=False)],
     bot: Annotated[str, typer.Option(
         "--bot", "-b",
-        help="The adviser: ismcts (normal level), ismcts:easy, ismcts:hard, ismcts:<playouts>, "
-             "or heuristic.")] = "ismcts",
+        help="The adviser: ismcts (normal level), ismcts:easy, ismcts:hard, ismcts:N (N "
+             "playouts), or heuristic.")] = "ismcts",
     seat: Annotated[int | None, typer.Option(
         "--seat", "-s", help="The seat to advise (default: the seat to act).",
         show_default=False)] = None,
@@ -67,9 +67,8 @@ def hint_command(
     """
     state = _load_state(file)
     check_game(state.game_name)
-    if not as_json:
-        err().print(f"thinking ({bot})…")
-    h = hint(state, seat, bot=bot, seed=seed, alternatives=max(top, 0))
+    with err().status(f"thinking ({bot})…"):  # a spinner on a terminal, silent otherwise
+        h = hint(state, seat, bot=bot, seed=seed, alternatives=max(top, 0))
     if as_json:
         print(json.dumps({"game": state.game_name, **h.to_json()}))
         return
@@ -85,14 +84,17 @@ def hint_command(
         line.append("   (the only legal move)")
     console.print(line)
     if h.alternatives:
-        t = Table(box=box.SIMPLE, title="next best", title_justify="left")
+        t = Table(box=box.SIMPLE, title="other moves compared", title_justify="left")
         t.add_column("move")
-        t.add_column("estimate (points)", justify="right")
+        t.add_column("versus the hint (points)", justify="right")
+        t.add_column("its estimate", justify="right")
         t.add_column("playouts", justify="right")
-        for a, v, n in h.alternatives:
-            t.add_row(str(a), _points(v), str(n))
+        for (a, v, n), (adv, se) in zip(h.alternatives, h._padded_comparisons()):
+            versus = "—" if adv is None else f"{adv:+.0f}" + ("" if se is None else f" ± {se:.0f}")
+            t.add_row(str(a), versus, _points(v), str(n))
         console.print(t)
         console.print(Text(
-            "Estimates average the playouts of sampled deals, so small differences are noise: "
-            "the search keeps the heuristic's move unless another beats it, on the same "
-            "samples, by more than one standard error.", style="dim"))
+            "Versus the hint: the mean difference on the same sampled deals, ± one standard "
+            "error.  The search leaves the heuristic's move only for a move that beats it by "
+            "more than one standard error, so a small positive difference is noise.",
+            style="dim"))
