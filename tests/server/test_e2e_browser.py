@@ -416,3 +416,73 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     expect(page.locator("#hint-move")).to_have_count(0)    # the hint was for that decision
     assert not errors, errors
     page.close()
+
+
+def seed_with_two_copies() -> tuple[int, str, str, str]:
+    """A seed where seat 0 moves first and, after drawing, holds two copies of one kind (2s or
+    jokers) and may discard that kind: (seed, kind, the copy the engine discards, the copy it
+    keeps).  The engine, not the player, chooses the copy (CC-5.9)."""
+    for seed in range(1, 3000):
+        st = new_game("classic-canasta", players=4, seed=seed)
+        if st.to_act != (0,):
+            continue
+        st = st.apply_text("draw", 0)
+        hand = st.observation(0).to_json()["hand"]
+        legal = [str(a) for a in st.legal_actions(0)]
+        for kind in ("2", "JK"):
+            copies = [c for c in hand if rank_of(c) == kind]
+            if len(copies) == 2 and f"discard {kind}" in legal:
+                after = st.apply_text(f"discard {kind}", 0).observation(0).to_json()["hand"]
+                gone = [c for c in copies if c not in after]
+                kept = [c for c in copies if c in after]
+                return seed, kind, gone[0], kept[0]
+    raise AssertionError("no seed found")
+
+
+def test_selection_cleared_after_a_kind_named_discard(server, browser):
+    """Select one of two 2s, press "discard 2": the engine may discard the other copy (CC-5.9).
+    The selected copy used to stay selected (the next click deselected it, and the moves
+    offered were those for the stale selection); after a move of this seat the selection is
+    cleared, and the kind-named button says that any copy will do."""
+    from playwright.sync_api import expect
+
+    seed, kind, gone, kept = seed_with_two_copies()
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Tester"}]
+                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.3)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#hand button.card-btn")).to_have_count(12)
+    selected = page.locator("#hand button.card-btn.selected")
+
+    # select the copy the engine will keep, then discard the kind
+    page.click(f'#hand button[data-card="{kept}"]')
+    expect(selected).to_have_count(1)
+    button = page.locator(f'#actions button.primary[data-action="discard {kind}"]')
+    expected = "joker from your hand" if kind == "JK" else f"any {kind} from your hand"
+    expect(button).to_have_attribute("title", re.compile(re.escape(expected) + r".*\(CC-5\.9\)"))
+    button.click()
+    expect(page.locator("#log")).to_contain_text(f"discard {kind}")
+    expect(page.locator(f'#hand button[data-card="{gone}"]')).to_have_count(0)
+    expect(page.locator(f'#hand button[data-card="{kept}"]')).to_have_count(1)
+    expect(selected).to_have_count(0)
+    expect(page.locator(f'#hand button[data-card="{kept}"]')).to_have_attribute(
+        "aria-pressed", "false")
+
+    # the bots play; my move again: the moves are those of an empty selection
+    expect(page.locator(".turn.mine")).to_be_visible()
+    expect(selected).to_have_count(0)
+    # (with a card selected, "draw" was a secondary button below "No legal move uses exactly
+    # these cards")
+    actions = page.locator("#actions .action-buttons")
+    expect(actions.locator('button.primary[data-action="draw"]')).to_have_count(1)
+    expect(actions).not_to_contain_text("these cards")
+    # a click on the kept copy selects it (it used to deselect it)
+    page.click(f'#hand button[data-card="{kept}"]')
+    expect(selected).to_have_count(1)
+    assert not errors, errors
+    page.close()

@@ -24,6 +24,7 @@ let selection = [];        // selected physical cards, in click order
 let sortBy = localStorage.getItem("meldhall.sort") || "rank";
 let pending = null;        // id of the action awaiting an answer
 let pendingVersion = -1;   // the version it was sent at
+let sentId = null;         // id of the last action sent (its "accepted" may follow its state)
 let seq = 0;
 let retry = 0;
 let fatal = false;
@@ -79,7 +80,12 @@ function onMessage(m) {
       break;
     case "state": {
       msg = m;
-      if (pending !== null && m.common.version !== pendingVersion) pending = null;
+      if (pending !== null && m.common.version !== pendingVersion) {
+        // the table moved on while this page's move was on its way: that move was played (its
+        // "accepted" may come after this state), so the selection is done with
+        pending = null;
+        selection = [];
+      }
       const info = focusInfo();
       render();
       restoreFocus(info, afterMove && pending === null);
@@ -89,6 +95,18 @@ function onMessage(m) {
     case "accepted":
       if (m.id === pending) pending = null;
       showRefusal(null);
+      if (m.id === sentId && selection.length) {
+        // A move names cards by kind ("discard 2") and the engine chooses which copy leaves the
+        // hand (CC-5.9): the card selected may still be in the hand.  After a move of this seat
+        // the selection is cleared.
+        selection = [];
+        if (msg) {
+          const info = focusInfo();
+          renderHand();
+          renderActions();
+          restoreFocus(info, afterMove);
+        }
+      }
       break;
     case "refused": {
       if (m.id === pending) pending = null;
@@ -115,6 +133,7 @@ function sendAction(action) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !msg) return;
   if (pending !== null) return;          // one move at a time: no double clicks
   pending = ++seq;
+  sentId = pending;
   pendingVersion = msg.common.version;
   ws.send(JSON.stringify({ type: "action", action, version: msg.common.version, id: pending }));
   if (focusInfo()) { focusLost = true; afterMove = true; }
@@ -299,10 +318,26 @@ function toggle(card) {
   if (again) again.focus();
 }
 
+// In the canasta games a move names cards by kind and the engine chooses which copy leaves the
+// hand, so that the copy reveals nothing: the button says so.
+const KIND_RULE = { "classic-canasta": "CC-5.9", "railroad-canasta": "RR-5.10" };
+
+function kindTitle(a) {
+  const rule = msg && KIND_RULE[msg.common.game];
+  if (!rule) return null;
+  const cards = actionCards(a);
+  if (!cards.length || cards.some((c) => c.suit)) return null;
+  if (cards.every((c) => c.rank === "JK")) {
+    return `any ${cards.length === 1 ? "joker" : cards.length + " jokers"} from your hand: the copies are alike (${rule})`;
+  }
+  return `any ${cards.map((c) => (c.rank === "JK" ? "joker" : c.rank)).join(" ")} from your hand: suits do not matter (${rule})`;
+}
+
 function actionButton(a, cls = "") {
   const hinted = currentHint() && currentHint().data && currentHint().data.action === a;
+  const title = [hinted ? "the hint's recommended move" : null, kindTitle(a)].filter(Boolean).join(" \u2014 ");
   const b = h("button.action" + cls + (hinted ? ".hinted" : ""),
-    { type: "button", "data-action": a, disabled: pending !== null, title: hinted ? "the hint's recommended move" : null }, a);
+    { type: "button", "data-action": a, disabled: pending !== null, title: title || null }, a);
   b.addEventListener("click", () => sendAction(a));
   return b;
 }
