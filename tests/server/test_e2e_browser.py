@@ -395,7 +395,7 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     view = server.view(t["table"], tok)
     assert action in view["view"]["legal"]
     expect(box).to_contain_text("points")
-    expect(box).to_contain_text("Next best")
+    expect(box).to_contain_text("Other moves compared")
     expect(box.locator("ol.hint-alternatives li")).not_to_have_count(0)
     # the same move is highlighted in the list of every legal move
     expect(page.locator(f'#actions .action-list button.hinted[data-action="{action}"]')

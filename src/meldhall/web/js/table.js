@@ -393,11 +393,16 @@ function renderActions() {
 // ------------------------------------------------------------------ hints
 // The server's search bot (ismcts, normal level) advises the seat from its observation: the
 // recommended move (a button: press it to play it; the same move is highlighted among the
-// moves), its estimated result in points and the next best moves.  A hint belongs to the
+// moves), its estimated result in points and the other moves compared with it (difference on
+// the same sampled deals ± one standard error).  A hint belongs to the
 // version it was worked out at: once the table moves on it is gone.
 
 function currentHint() {
   return hint && msg && hint.version === msg.common.version ? hint : null;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function points(v) {
@@ -431,11 +436,16 @@ function hintPanel(legal) {
     const list = h("ol.hint-alternatives");
     for (const alt of d.alternatives) {
       if (!legal.includes(alt.action)) continue;
-      const v = points(alt.value);
-      list.append(h("li", actionButton(alt.action, ".small"), v ? h("span.dim", ` ${v} (${alt.samples} playouts)`) : null));
+      const vs = alt.versus_recommended;
+      const diff = vs === null || vs === undefined ? null
+        : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
+      const text = diff !== null
+        ? ` ${diff} points against the recommendation on the same deals (${plural(alt.samples, "playout")})`
+        : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : "");
+      list.append(h("li", actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
-    // the search's own order: a runner-up tried on fewer playouts may show a higher mean
-    box.append(h("p.dim", "Next best, in the search's order (fewer playouts: rougher estimates):"), list);
+    box.append(h("p.dim", "Other moves compared (\u00b1 one standard error; the search leaves "
+      + "the heuristic's move only for one that beats it by more than that, so a small plus is noise):"), list);
   }
   return box;
 }
