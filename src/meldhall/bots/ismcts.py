@@ -90,11 +90,10 @@ class Level:
 
 #: The levels offered to players (``ismcts:easy``, ``ismcts`` = ``ismcts:normal``,
 #: ``ismcts:hard``), per game.  Budgets differ by game because playouts do: a Railroad Canasta
-#: hand is about three times as long as a Classic one, and Shanghai playouts are cut after 40
-#: actions (the deal's penalty points are then counted as if the stock ran out), which measured
-#: stronger per second there; in the canasta games that cut measured weaker, so their playouts
-#: run to the end of the hand.  The time cap is a safety net.  Measured answer times and
-#: strength are in ``docs/strength.md``.
+#: hand is about three times as long as a Classic one.  Playouts run to the end of the hand:
+#: cutting them short and scoring the position as if the stock ran out lost to the heuristic
+#: in Railroad Canasta and in Shanghai Rummy (docs/strength.md).  The time cap is a safety
+#: net.  Measured answer times and strength are in ``docs/strength.md``.
 LEVELS: dict[str, dict[str, Level]] = {
     "classic-canasta": {
         "easy": Level("easy", iterations=12, seconds=0.5),
@@ -107,9 +106,9 @@ LEVELS: dict[str, dict[str, Level]] = {
         "hard": Level("hard", iterations=60, seconds=5.0),
     },
     "shanghai-rummy": {
-        "easy": Level("easy", iterations=8, seconds=0.5, horizon=40),
-        "normal": Level("normal", iterations=24, seconds=1.0, horizon=40),
-        "hard": Level("hard", iterations=120, seconds=5.0, horizon=40),
+        "easy": Level("easy", iterations=6, seconds=0.5),
+        "normal": Level("normal", iterations=16, seconds=1.0),
+        "hard": Level("hard", iterations=80, seconds=5.0),
     },
 }
 
