@@ -206,12 +206,26 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         "root decision: every surviving candidate is played out on the same sampled deals with "
         "the same playout seeds (common random numbers), half are dropped per round "
         "(sequential halving), and the heuristic's own choice is kept unless a candidate beats "
-        "it, paired, by one standard error.  The full information-set tree (`tree=True`) is "
-        "available; at these budgets it lost to the heuristic (Classic Canasta 4 players, 30 "
-        "paired deals, 64 playouts: −364 points per hand) because its exploration of poor "
-        "continuations inside a multi-action turn drags down the moves that lead to them.",
+        "it, paired, by one standard error.  Details: [bots.md](bots.md).",
         "",
+        "## What lost to the heuristic",
+        "",
+        "- The full information-set tree (`tree=True`), Classic Canasta 4 players, 64 "
+        "playouts, 30 paired deals: −364 points per hand — exploring poor continuations inside "
+        "a multi-action turn drags down the moves that lead to them.",
+        "- Playouts cut after 24 actions and scored as if the stock ran out, Railroad Canasta, "
+        "6 paired deals: −1173 points per hand.",
     ]
+    old_sh = RESULTS / "superseded-shanghai-rummy-normal-24at40.json"
+    if old_sh.exists():
+        d = json.loads(old_sh.read_text())
+        a = _bot(d, "ismcts")
+        lines.append(
+            f"- Playouts cut after 40 actions, 24 per decision, Shanghai Rummy 4 players, "
+            f"{d['deals']} paired deals (seed {d['seed']}): {a['mean_score_diff']:+.1f} per hand "
+            f"[{a['ci95'][0]:+.1f}, {a['ci95'][1]:+.1f}]; the levels now play to the end of "
+            "the deal.")
+    lines.append("")
     out.write_text("\n".join(lines))
 
 
