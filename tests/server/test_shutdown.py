@@ -89,6 +89,12 @@ def test_graceful_shutdown_and_restart_lose_nothing(make_server, database_url, h
                for k in range(1, 4)]
     for w in workers:
         w.start()
+    deadline = time.monotonic() + 60          # a loaded machine may take a while to start
+    while time.monotonic() < deadline:
+        with lock:
+            if acked:
+                break
+        time.sleep(0.1)
     time.sleep(1.5)                           # a few checkpoints (one a second) have run
     with lock:
         assert acked, "nothing was created before the shutdown"
