@@ -134,8 +134,9 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         "# Measured strength of the search bot",
         "",
         "Written by `uv run python benchmarks/strength.py` "
-        f"({meta['date']}; {meta['machine']}; {meta['seconds'] / 60:.0f} min).  Do not edit by "
-        "hand: run the script again.",
+        f"({meta['date']}; {meta['machine']}; tournaments "
+        f"{sum(r.get('seconds', 0) for r in runs.values()) / 60:.0f} min of wall time).  "
+        "Do not edit by hand: run the script again.",
         "",
         "Every row is a paired (duplicate) tournament, `meldhall tournament GAME --bots "
         "ismcts,heuristic`: each deal is played twice with the bots' seats swapped, so both "
@@ -241,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "strength.md")
     ap.add_argument("--more-deals", action="append", default=[], metavar="GAME=N",
                     help="play N more deals of GAME after the first --deals and pool them")
+    ap.add_argument("--latency-only", action="store_true",
+                    help="only play the easy and hard latency tournaments (no report)")
     ap.add_argument("--tournaments-only", action="store_true",
                     help="only play the normal-level tournaments (no latency runs, no report)")
     args = ap.parse_args(argv)
@@ -254,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.more_deals:
         g, _, n = item.partition("=")
         more[g] = int(n)
-    for g in games:
+    for g in games if not args.latency_only else []:
         blocks = [_run(g, "ismcts", args.deals, args.seed, args.workers, "normal",
                        args.resume)]
         if more.get(g):
@@ -271,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             d = _run(g, f"ismcts:{level}", args.latency_deals, args.seed, args.workers, level,
                      args.resume)
             latency[(g, level)] = _timing(d, "ismcts")
+    if args.latency_only:
+        return 0
     meta = {"date": time.strftime("%Y-%m-%d"), "seed": args.seed, "seconds": time.time() - t0,
             "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}"}
     write_report(args.out, games, runs, latency, meta)
