@@ -30,7 +30,6 @@ from meldhall.cli.common import (
     parse_options,
     split_names,
 )
-from meldhall.errors import OptionsError
 from meldhall.sim.tournament import run_tournament
 
 
@@ -125,15 +124,7 @@ def tournament_command(
     check_game(game)
     opts = parse_options(game, option, preset=preset, players=players)
     players = opts.get("player_count", 4)
-    if deals < 1:
-        raise OptionsError(f"--deals must be at least 1, not {deals}")
-    if hands < 1:
-        raise OptionsError(f"--hands must be at least 1, not {hands}")
-    if workers is not None and workers < 1:
-        raise OptionsError(f"--workers must be at least 1, not {workers}")
-    names = split_names(bots)
-    if len(names) < 2:
-        raise OptionsError("--bots needs at least two bot names (e.g. heuristic,random)")
+    names = split_names(bots)  # run_tournament checks the counts and names
     use_ray = ray or ray_address is not None
 
     progress = count_progress("tournament", "deals", quiet)
