@@ -24,6 +24,22 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
 
 
+
+def open_seat_against_bots(browser, server, seed: int):
+    """A Classic Canasta table (seat 0 human, three heuristic bots) opened at seat 0's link:
+    the table, the page and the list its page errors go to."""
+    from playwright.sync_api import expect
+
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Tester"}]
+                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.3)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    return t, page, errors
+
 def seed_with_a_first_meld() -> tuple[int, str]:
     """A seed where seat 0 moves first and can meld (one meld) after drawing."""
     for seed in range(1, 2000):
@@ -371,15 +387,8 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     from playwright.sync_api import expect
 
     seed, _meld = seed_with_a_first_meld()
-    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Tester"}]
-                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.3)
+    t, page, errors = open_seat_against_bots(browser, server, seed)
     tok = t["seats"][0]["token"]
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(30000)
-    page.goto(server.base + t["seats"][0]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     page.click('button[data-action="draw"]')
     expect(page.locator("#log")).to_contain_text("draw")
     expect(page.locator("#hand button.card-btn")).to_have_count(12)
@@ -447,14 +456,7 @@ def test_selection_cleared_after_a_kind_named_discard(server, browser):
     from playwright.sync_api import expect
 
     seed, kind, gone, kept = seed_with_two_copies()
-    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Tester"}]
-                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.3)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(30000)
-    page.goto(server.base + t["seats"][0]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    t, page, errors = open_seat_against_bots(browser, server, seed)
     page.click('button[data-action="draw"]')
     expect(page.locator("#hand button.card-btn")).to_have_count(12)
     selected = page.locator("#hand button.card-btn.selected")
