@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 from meldhall import new_game
 from meldhall.bots import make_bot
 
-__all__ = ["GameResult", "play_game", "seat_bots"]
+__all__ = ["GameResult", "bot_move", "play_game", "seat_bots"]
 
 #: A hand that has not ended after this many actions is a bug (every hand terminates; see
 #: docs/protocol.md); the simulator raises rather than loop.
@@ -44,6 +45,18 @@ def seat_bots(bot_names: list[str], players: int) -> list[str]:
     return [bot_names[i % len(bot_names)] for i in range(players)]
 
 
+def bot_move(state, seat: int, bot, rng: random.Random):
+    """``(action, seconds)``: the seat's only legal action (``seconds`` ``None``: the bot is
+    not asked), or the bot's choice from the seat's observation and how long ``choose`` took
+    (seconds)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0], None
+    t0 = time.perf_counter()
+    action = bot.choose(state.observation(seat), legal, rng)
+    return action, time.perf_counter() - t0
+
+
 def play_game(game: str, players: int, bot_names: list[str], seed: int,
               options: dict | None = None, max_hands: int = 200) -> GameResult:
     """Play one complete game between bots.
@@ -60,11 +73,7 @@ def play_game(game: str, players: int, bot_names: list[str], seed: int,
     try:
         while not state.is_terminal:
             seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
+            action, _ = bot_move(state, seat, bots[seat], rngs[seat])
             before = state.outcome
             state = state.apply(action, seat)
             result.actions += 1

@@ -48,7 +48,7 @@ from typing import Any
 from meldhall import new_game
 from meldhall.bots import make_bot
 from meldhall.errors import OptionsError
-from meldhall.sim.match import ACTION_CAP_PER_HAND
+from meldhall.sim.match import ACTION_CAP_PER_HAND, bot_move
 
 __all__ = [
     "BotResult",
@@ -345,17 +345,10 @@ def _play_rotation(spec: _Spec, game_seed: int, rotation: int, seats: list[int],
     state = new_game(spec.game, players=spec.players, seed=game_seed, options=spec.options)
     result.high_score_wins = bool(type(state).HIGH_SCORE_WINS)
     steps = 0
-    clock = time.perf_counter
     while not state.is_terminal:
         seat = state.to_act[0]
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            obs = state.observation(seat)
-            t0 = clock()
-            action = bots[seat].choose(obs, legal, rngs[seat])
-            dt = clock() - t0
+        action, dt = bot_move(state, seat, bots[seat], rngs[seat])
+        if dt is not None:
             b = seats[seat]
             hist = result.decision_times.setdefault(b, {})
             key = _bucket(dt)
