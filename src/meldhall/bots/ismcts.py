@@ -72,6 +72,13 @@ class Level:
             in ``rng`` order) in root search.
         gate_z: root search leaves the heuristic's choice only when the best action's paired
             advantage over it exceeds ``gate_z`` standard errors.
+        confirm: (root search) the share of ``iterations`` kept to test the best challenger
+            against the heuristic's choice on fresh determinizations; the gate then uses only
+            those pairs, so the luck that made a challenger look best while candidates were
+            being dropped does not count twice.  ``0`` gates on the selection's own samples.
+        inference: deal the determinizations by what the other seats' public actions suggest
+            about their hands (Shanghai Rummy: :mod:`meldhall.bots.shanghai_inference`)
+            instead of uniformly.
     """
 
     name: str
@@ -86,6 +93,8 @@ class Level:
     horizon: int | None = None
     max_candidates: int = 12
     gate_z: float = 1.0
+    confirm: float = 0.0
+    inference: bool = False
 
 
 #: The levels offered to players (``ismcts:easy``, ``ismcts`` = ``ismcts:normal``,
@@ -198,6 +207,13 @@ class IsmctsBot:
         self.level = level if isinstance(level, Level) else parse_level(level, game)
         self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
         self.policy = make_bot("heuristic", game)
+        self._infer = None
+        if self.level.inference:
+            if game != "shanghai-rummy":
+                raise OptionsError(f"no inference of hidden hands for {game!r}")
+            from meldhall.bots.shanghai_inference import card_weights
+
+            self._infer = card_weights
 
     # ------------------------------------------------------------------ public
     def choose(self, observation: Observation, legal_actions: Sequence[Action],
@@ -236,8 +252,9 @@ class IsmctsBot:
         lvl = self.level
         deadline = None if lvl.seconds is None else time.perf_counter() + lvl.seconds
         start_outcome = observation.outcome
+        sample = self._sampler(observation)
         for _ in range(lvl.iterations):
-            state = observation.sample_state(rng)
+            state = sample(rng)
             self._iterate(root, state, seat, start_outcome, rng)
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -257,54 +274,72 @@ class IsmctsBot:
         playout seeds, so candidates are compared on the same hidden cards and the same
         future draws; half are dropped after each round.  The heuristic's choice is never
         dropped, and is left only when the best candidate beats it, paired, by ``gate_z``
-        standard errors.
+        standard errors: on the selection's samples, or with ``confirm`` on fresh ones.
         """
         lvl = self.level
         others = [a for a in legal if a != heur]
         rng.shuffle(others)
+        budget = lvl.iterations  # playouts, never exceeded
+        confirm_pairs = int(budget * lvl.confirm) // 2
+        select_budget = budget - 2 * confirm_pairs
         # no more candidates than the budget can play out twice each
-        width = max(2, min(lvl.max_candidates, lvl.iterations // 2))
+        width = max(2, min(lvl.max_candidates, select_budget // 2))
         cands = [heur] + others[:width - 1]
         samples: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands)
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        budget = lvl.iterations  # playouts, never exceeded
         used = 0
         deadline = None if lvl.seconds is None else time.perf_counter() + lvl.seconds
-        start_outcome = observation.outcome
         seat = observation.seat
+        sample = self._sampler(observation)
         self._lo, self._hi = math.inf, -math.inf
+
+        def play(actions: list[Action]) -> None:
+            det = sample(rng)
+            seed = rng.getrandbits(64)
+            for a in actions:
+                rewards = self._playout(det.apply_unchecked(a), observation.outcome,
+                                        random.Random(seed))
+                samples[a].append(rewards[seat])
+
+        def late() -> bool:
+            return deadline is not None and time.perf_counter() > deadline
+
         for rnd in range(rounds):
-            per = max(1, (budget // rounds) // len(alive))
-            per = min(per, (budget - used) // len(alive))
+            per = max(1, (select_budget // rounds) // len(alive))
+            per = min(per, (select_budget - used) // len(alive))
             if per <= 0:
                 break
             for _ in range(per):
-                det = observation.sample_state(rng)
-                seed = rng.getrandbits(64)
-                for a in alive:
-                    rewards = self._playout(det.apply_unchecked(a), start_outcome,
-                                            random.Random(seed))
-                    samples[a].append(rewards[seat])
+                play(alive)
                 used += len(alive)
-                if deadline is not None and time.perf_counter() > deadline:
+                if late():
                     break
-            if deadline is not None and time.perf_counter() > deadline:
+            if late():
                 break
             if rnd < rounds - 1 and len(alive) > 2:
                 keep = max(2, len(alive) // 2)
                 ranked = sorted(alive[1:], key=lambda a: sum(samples[a]) / len(samples[a]),
                                 reverse=True)
                 alive = [heur] + ranked[:keep - 1]
-        self.playouts = used
         n = len(samples[heur])
-        best = max(alive, key=lambda a: sum(samples[a][-n:]) / n)
+        best = max(alive, key=lambda a: sum(samples[a][-n:]) / n) if n else heur
+        tested = n  # the pairs the gate looks at: the last ``tested`` of best and heur
+        if confirm_pairs and best != heur and not late():
+            tested = 0
+            for _ in range(confirm_pairs):
+                play([heur, best])
+                used += 2
+                tested += 1
+                if late():
+                    break
+        self.playouts = used
         choice = heur
-        if best != heur and n >= 2:
-            diffs = [x - y for x, y in zip(samples[best][-n:], samples[heur])]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > lvl.gate_z * math.sqrt(var / n):
+        if best != heur and tested >= 2:
+            diffs = [x - y for x, y in zip(samples[best][-tested:], samples[heur][-tested:])]
+            mean = sum(diffs) / tested
+            var = sum((d - mean) ** 2 for d in diffs) / (tested - 1)
+            if mean > lvl.gate_z * math.sqrt(var / tested):
                 choice = best
         out = []
         for a, xs in samples.items():
@@ -322,6 +357,14 @@ class IsmctsBot:
         out.sort(key=lambda av: (av.action == choice, av.action in alive, av.visits,
                                  av.value), reverse=True)
         return out
+
+    def _sampler(self, observation: Observation):
+        """``rng -> State``: the observation's determinizations, dealt uniformly or (with
+        ``inference``) by the game's inference of the other hands."""
+        if self.level.inference and self._infer is not None:
+            weights = self._infer(observation)
+            return lambda rng: observation.sample_state(rng, weights=weights)
+        return observation.sample_state
 
     # ------------------------------------------------------------------ search
     def _widen_limit(self, visits: float) -> int:

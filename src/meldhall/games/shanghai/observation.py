@@ -195,10 +195,22 @@ class ShanghaiObservation(Observation):
         return "\n".join(lines)
 
     # -- determinization ---------------------------------------------------------------------
-    def sample_state(self, rng: random.Random):
+    def sample_state(self, rng: random.Random, weights=None):
         """A full state consistent with this observation: the cards this seat cannot see are
         dealt at random from ``rng`` to the other hands (after the cards publicly known to be
-        there) and to the stock."""
+        there) and to the stock.
+
+        Args:
+            rng: a ``random.Random``, the only source of the hidden cards.
+            weights: ``None`` deals the unseen cards uniformly.  Otherwise a mapping
+                ``seat -> sequence of 53 floats``: how much more likely (a multiplier, > 0)
+                a card of each kind (0–51 as in :func:`~meldhall.games.shanghai.rules.kind_at`,
+                52 the joker) is to be in that other seat's hand than in the stock, e.g. from
+                what its public actions suggest (``meldhall.bots.shanghai_inference``).  Each
+                unseen card in turn goes to the stock or a hand with room, with probability
+                proportional to the room left times the multiplier.  Hand sizes and the stock
+                size are those of the observation either way.
+        """
         from meldhall.games.shanghai.state import ShanghaiState
 
         p = self.public
@@ -215,15 +227,18 @@ class ShanghaiObservation(Observation):
                 seen |= m
         unknown = [i for i in range(pack.size) if not (seen >> i) & 1]
         rng.shuffle(unknown)
-        hands = []
-        for s in range(n):
-            if s == self.seat:
-                hands.append(self.hand)
-                continue
-            h = p["known"][s]
-            for _ in range(self.hand_sizes[s] - h.bit_count()):
-                h |= 1 << unknown.pop()
-            hands.append(h)
+        if weights is None:
+            hands = []
+            for s in range(n):
+                if s == self.seat:
+                    hands.append(self.hand)
+                    continue
+                h = p["known"][s]
+                for _ in range(self.hand_sizes[s] - h.bit_count()):
+                    h |= 1 << unknown.pop()
+                hands.append(h)
+        else:
+            unknown, hands = self._weighted_deal(unknown, weights, rng)
         st = object.__new__(ShanghaiState)
         for name in ShanghaiState.__slots__:
             setattr(st, name, None)
@@ -241,6 +256,40 @@ class ShanghaiObservation(Observation):
         st.log_mark = None
         st._cache = None
         return st
+
+    def _weighted_deal(self, unknown: list[int], weights, rng: random.Random):
+        """Deal ``unknown`` (shuffled card ids) by ``weights`` (see :meth:`sample_state`);
+        returns the stock's cards (in random order) and every seat's hand bitmask."""
+        p = self.public
+        n52 = p["n52"]
+        room = {s: self.hand_sizes[s] - p["known"][s].bit_count()
+                for s in range(self.players) if s != self.seat}
+        hands = {s: p["known"][s] for s in room}
+        stock: list[int] = []
+        stock_room = len(unknown) - sum(room.values())
+        for c in unknown:
+            k = c % 52 if c < n52 else 52
+            total = float(stock_room)
+            for s, r in room.items():
+                if r:
+                    total += r * weights[s][k]
+            x = rng.random() * total - stock_room
+            dest = None
+            if x >= 0:
+                for s, r in room.items():
+                    if r:
+                        x -= r * weights[s][k]
+                        dest = s
+                        if x < 0:
+                            break
+            if dest is None:
+                stock.append(c)
+                stock_room -= 1
+            else:
+                hands[dest] |= 1 << c
+                room[dest] -= 1
+        rng.shuffle(stock)
+        return stock, [self.hand if s == self.seat else hands[s] for s in range(self.players)]
 
 
 def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, log):
