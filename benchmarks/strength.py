@@ -207,7 +207,10 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         "root decision: every surviving candidate is played out on the same sampled deals with "
         "the same playout seeds (common random numbers), half are dropped per round "
         "(sequential halving), and the heuristic's own choice is kept unless a candidate beats "
-        "it, paired, by one standard error.  Details: [bots.md](bots.md).",
+        "it, paired, by one standard error.  In Shanghai Rummy the unseen cards are dealt by "
+        "what the other players' public actions suggest (a player who took a seven probably "
+        "holds sevens), and a challenger must beat the heuristic's choice by 1.64 standard "
+        "errors on fresh deals played after the selection.  Details: [bots.md](bots.md).",
         "",
         "## What lost to the heuristic",
         "",
@@ -217,15 +220,25 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         "- Playouts cut after 24 actions and scored as if the stock ran out, Railroad Canasta, "
         "6 paired deals: −1173 points per hand.",
     ]
-    old_sh = RESULTS / "superseded-shanghai-rummy-normal-24at40.json"
-    if old_sh.exists():
-        d = json.loads(old_sh.read_text())
-        a = _bot(d, "ismcts")
-        lines.append(
-            f"- Playouts cut after 40 actions, 24 per decision, Shanghai Rummy 4 players, "
-            f"{d['deals']} paired deals (seed {d['seed']}): {a['mean_score_diff']:+.1f} per hand "
-            f"[{a['ci95'][0]:+.1f}, {a['ci95'][1]:+.1f}]; the levels now play to the end of "
-            "the deal.")
+    superseded = [
+        ("superseded-shanghai-rummy-normal-24at40.json",
+         "Shanghai Rummy 4 players, 24 playouts cut after 40 actions, uniform deals, gate of "
+         "one standard error", "the levels now play to the end of the deal"),
+        ("superseded-shanghai-rummy-normal-16-uniform.json",
+         "Shanghai Rummy 4 players, 16 playouts to the end of the deal, uniform deals, gate of "
+         "one standard error on the selection's own samples",
+         "the search believed discards were safe that the other hands wanted; the levels now "
+         "deal by inference and confirm a challenger on fresh deals"),
+    ]
+    for name, what, then in superseded:
+        path = RESULTS / name
+        if path.exists():
+            d = json.loads(path.read_text())
+            a = _bot(d, "ismcts")
+            lines.append(
+                f"- {what}, {d['deals']} paired deals (seed {d['seed']}): "
+                f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
+                f"{a['ci95'][1]:+.1f}]; {then}.")
     lines.append("")
     out.write_text("\n".join(lines))
 

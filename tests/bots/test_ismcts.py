@@ -53,8 +53,11 @@ def test_root_search_never_exceeds_its_playout_budget(game, players):
         bot = IsmctsBot(game, str(budget))
         for i, state in enumerate(decision_states(game, players, seed=5, count=4)):
             seat = state.to_act[0]
-            bot.analyse(state.observation(seat), state.legal_actions(seat), random.Random(i))
-            assert 1 <= bot.playouts <= budget
+            legal = state.legal_actions(seat)
+            bot.analyse(state.observation(seat), legal, random.Random(i))
+            assert bot.playouts <= budget
+            # a level may leave choices among few actions to the heuristic (search_from)
+            assert bot.playouts >= 1 or len(legal) < bot.level.search_from
 
 
 def test_time_cap_stops_a_huge_budget():
@@ -117,3 +120,42 @@ def test_levels_and_names():
     assert (custom.iterations, custom.seconds, custom.horizon) == (200, 2.0, 30)
     with pytest.raises(OptionsError, match="unknown ismcts level"):
         make_bot("ismcts:brilliant", "classic-canasta")
+
+
+def test_confirmation_stays_within_budget_and_is_deterministic():
+    """``confirm``: the best challenger is re-tested on fresh deals, within the budget."""
+    level = Level("c", iterations=20, seconds=None, confirm=0.5)
+    for i, state in enumerate(decision_states("classic-canasta", 4, seed=13, count=4)):
+        seat = state.to_act[0]
+        obs, legal = state.observation(seat), state.legal_actions(seat)
+        bot = IsmctsBot("classic-canasta", level)
+        first = bot.analyse(obs, legal, random.Random(i))
+        assert 1 <= bot.playouts <= 20
+        assert first[0].action in legal
+        assert IsmctsBot("classic-canasta", level).analyse(obs, legal, random.Random(i)) == first
+
+
+def test_small_choices_can_be_left_to_the_heuristic():
+    """``search_from=3``: a take-or-draw or buy-or-pass choice is the heuristic's, unsearched."""
+    level = Level("s", iterations=12, seconds=None, search_from=3)
+    bot = IsmctsBot("shanghai-rummy", level)
+    heuristic = make_bot("heuristic", "shanghai-rummy")
+    seen = {2: 0, 3: 0}
+    for i, state in enumerate(decision_states("shanghai-rummy", 4, seed=21, count=40)):
+        seat = state.to_act[0]
+        obs, legal = state.observation(seat), state.legal_actions(seat)
+        stats = bot.analyse(obs, legal, random.Random(i))
+        if len(legal) == 2:
+            assert bot.playouts == 0
+            assert stats[0].action == heuristic.choose(obs, legal, random.Random(i))
+            seen[2] += 1
+        else:
+            assert bot.playouts >= 1
+            seen[3] += 1
+    assert seen[2] and seen[3]
+
+
+def test_inference_is_only_offered_where_a_game_has_it():
+    with pytest.raises(OptionsError, match="no inference"):
+        IsmctsBot("classic-canasta", Level("i", iterations=4, seconds=None, inference=True))
+    assert IsmctsBot("shanghai-rummy", Level("i", iterations=4, seconds=None, inference=True))

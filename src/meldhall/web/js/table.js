@@ -445,7 +445,8 @@ function hintPanel(legal) {
       list.append(h("li", actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     box.append(h("p.dim", "Other moves compared (\u00b1 one standard error; the search leaves "
-      + "the heuristic's move only for one that beats it by more than that, so a small plus is noise):"), list);
+      + "the heuristic's move only for one that beats it by more than that, or by 1.64 of them on fresh "
+      + "deals in Shanghai Rummy, so a small plus is noise):"), list);
   }
   return box;
 }
