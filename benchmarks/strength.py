@@ -128,6 +128,14 @@ def _budget(game: str, level: str) -> str:
     return f"{lv.iterations} playouts ({play}), cap {lv.seconds:g} s"
 
 
+def _verdict(lo: float, hi: float) -> str:
+    if lo > 0:
+        return "beats the heuristic"
+    if hi < 0:
+        return "**loses** to the heuristic"
+    return "**not shown to beat it**: the interval includes 0"
+
+
 def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: dict) -> None:
     """Write the Markdown report from the saved tournament results."""
     lines = [
@@ -148,8 +156,8 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         "## ismcts (normal) against heuristic",
         "",
         "| game | players | paired deals | mean score difference per hand | 95 % CI | "
-        "hands won (ismcts / heuristic) | games won | Elo (heuristic = 1500) |",
-        "|---|---|---|---|---|---|---|---|",
+        "hands won (ismcts / heuristic) | games won | Elo (heuristic = 1500) | result |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for g in games:
         d = runs[g]
@@ -159,7 +167,7 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
         lines.append(
             f"| {TITLES[g]} | {d['players']} | {d['deals']} | **{a['mean_score_diff']:+.1f}** | "
             f"[{lo:+.1f}, {hi:+.1f}] | {a['hands_won']:g} / {h['hands_won']:g} | "
-            f"{a['games_won']:g} / {h['games_won']:g} | {elo:.0f} |")
+            f"{a['games_won']:g} / {h['games_won']:g} | {elo:.0f} | {_verdict(lo, hi)} |")
     for g in games:
         blocks = runs[g].get("blocks")
         if not blocks:
