@@ -29,6 +29,7 @@ def serve(
 
     Tables are stored in a database and survive restarts; every seat gets an invite link.
     """
+    import signal
     import threading
     import webbrowser
 
@@ -52,15 +53,28 @@ def serve(
                 if open_browser:
                     threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
+        async def shutdown(self, sockets=None) -> None:
+            await super().shutdown(sockets=sockets)
+            if self.force_exit:
+                # a second Ctrl-C ("force quit") skips the application's shutdown: stop the
+                # bots and close the storage (final checkpoint) while the event loop still
+                # runs, before uvicorn re-raises the signal and asyncio tears the loop down
+                await app_.state.manager.stop()
+
     config = uvicorn.Config(app_, host=host, port=port, log_level=log_level,
                             ws_max_size=1024 * 1024, ws_ping_interval=20, ws_ping_timeout=30,
                             proxy_headers=False, server_header=False)
     try:
         _Server(config).run()
     finally:
-        # a second Ctrl-C makes uvicorn skip the application's shutdown ("force quit"): the
-        # storage is closed here then (final checkpoint, connections closed); idempotent
-        app_.state.manager.close()
+        # the last safety net (idempotent): the storage is closed even if the loop died
+        # early.  A further Ctrl-C must not cut the final checkpoint short (it takes
+        # milliseconds), so SIGINT is ignored meanwhile.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            app_.state.manager.close()
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _describe(url: str) -> str:
