@@ -125,6 +125,9 @@ def _timing(data: dict, prefix: str) -> dict:
 def _budget(game: str, level: str) -> str:
     lv = LEVELS[game][level]
     play = "to the end of the hand" if lv.horizon is None else f"cut after {lv.horizon} actions"
+    if lv.confirm:
+        return (f"up to {lv.iterations} playouts ({play}; the {lv.confirm:.0%} kept to confirm "
+                f"a challenger only when one leads), cap {lv.seconds:g} s")
     return f"{lv.iterations} playouts ({play}), cap {lv.seconds:g} s"
 
 

@@ -120,6 +120,15 @@ def test_levels_and_names():
     assert (custom.iterations, custom.seconds, custom.horizon) == (200, 2.0, 30)
     with pytest.raises(OptionsError, match="unknown ismcts level"):
         make_bot("ismcts:brilliant", "classic-canasta")
+    for tiny in ("ismcts:1", "ismcts:0", "ismcts:-5", "ismcts:8/0"):
+        with pytest.raises(OptionsError, match="too small a budget"):
+            make_bot(tiny, "shanghai-rummy")
+    # the smallest budget still answers, with the confirmation share rounding to nothing
+    bot = make_bot("ismcts:2", "shanghai-rummy")
+    state = decision_states("shanghai-rummy", 4, seed=3, count=1, skip=5)[0]
+    seat = state.to_act[0]
+    assert bot.choose(state.observation(seat), state.legal_actions(seat),
+                      random.Random(0)) in state.legal_actions(seat)
 
 
 def test_confirmation_stays_within_budget_and_is_deterministic():

@@ -51,8 +51,9 @@ class Level:
 
     Attributes:
         name: ``"easy"``, ``"normal"`` or ``"hard"`` (or ``"custom"``).
-        iterations: determinizations searched per decision (the budget that makes results
-            reproducible).
+        iterations: playouts per decision at most (the budget that makes results
+            reproducible); with ``confirm`` the confirmation share is played only when a
+            challenger leads the heuristic's choice after the selection.
         seconds: wall-clock cap per decision (seconds); the search stops at whichever of the
             two comes first.  ``None`` for no cap.
         exploration: UCB exploration constant on normalised rewards (0–1).
@@ -77,8 +78,8 @@ class Level:
             those pairs, so the luck that made a challenger look best while candidates were
             being dropped does not count twice.  ``0`` gates on the selection's own samples.
         search_from: decisions with fewer legal actions than this take the heuristic's choice
-            without a search (Shanghai Rummy's take-or-draw and buy-or-pass choices, where
-            the search found nothing to gain, leave their time to the discards).
+            without a search (``3`` leaves Shanghai Rummy's take-or-draw and buy-or-pass
+            choices to the heuristic; the shipped levels search every choice).
         inference: deal the determinizations by what the other seats' public actions suggest
             about their hands (Shanghai Rummy: :mod:`meldhall.bots.shanghai_inference`)
             instead of uniformly.
@@ -150,14 +151,20 @@ def parse_level(text: str | None, game: str = "classic-canasta") -> Level:
     try:
         text, _, hz = text.partition("@")
         its, _, secs = text.partition("/")
-        return replace(levels["normal"], name="custom", iterations=int(its),
-                       seconds=float(secs) if secs else None,
-                       horizon=int(hz) if hz else None)
+        level = replace(levels["normal"], name="custom", iterations=int(its),
+                        seconds=float(secs) if secs else None,
+                        horizon=int(hz) if hz else None)
     except ValueError:
         raise OptionsError(
             f"unknown ismcts level {text!r}; use one of {', '.join(levels)}, "
-            "or a budget such as ismcts:200 (iterations), ismcts:200/2 (and a 2 s cap) "
+            "or a budget such as ismcts:200 (playouts), ismcts:200/2 (and a 2 s cap) "
             "or ismcts:200@40 (playouts cut after 40 actions)") from None
+    if level.iterations < 2 or (level.seconds is not None and level.seconds <= 0) \
+            or (level.horizon is not None and level.horizon < 1):
+        raise OptionsError(
+            f"ismcts:{text} is too small a budget: the search compares moves on at least 2 "
+            "playouts (ismcts:2 or more), with a positive time cap and horizon")
+    return level
 
 
 @dataclass(frozen=True)
@@ -368,7 +375,7 @@ class IsmctsBot:
             out.append(ActionValue(a, len(xs), sum(xs) / len(xs), a == heur, adv, err))
         out.sort(key=lambda av: (av.action == choice, av.action in alive, av.visits,
                                  av.value), reverse=True)
-        return out
+        return out or [ActionValue(heur, 0, None, True)]  # no playout fitted the budget
 
     def _sampler(self, observation: Observation):
         """``rng -> State``: the observation's determinizations, dealt uniformly or (with
