@@ -24,7 +24,6 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
 
 
-
 def open_seat_against_bots(browser, server, seed: int):
     """A Classic Canasta table (seat 0 human, three heuristic bots) opened at seat 0's link:
     the table, the page and the list its page errors go to."""

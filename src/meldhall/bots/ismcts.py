@@ -380,7 +380,7 @@ class IsmctsBot:
     def _sampler(self, observation: Observation):
         """``rng -> State``: the observation's determinizations, dealt uniformly or (with
         ``inference``) by the game's inference of the other hands."""
-        if self.level.inference and self._infer is not None:
+        if self._infer is not None:  # set exactly when the level asks for inference
             weights = self._infer(observation)
             return lambda rng: observation.sample_state(rng, weights=weights)
         return observation.sample_state

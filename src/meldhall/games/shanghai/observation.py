@@ -18,7 +18,7 @@ from typing import Any
 from meldhall.cards import Pack
 from meldhall.game import Observation
 from meldhall.games.shanghai.options import ShanghaiOptions
-from meldhall.games.shanghai.rules import CONTRACTS
+from meldhall.games.shanghai.rules import CONTRACTS, JOKER_KIND
 
 __all__ = ["PUBLIC_FIELDS", "ShanghaiObservation"]
 
@@ -268,7 +268,7 @@ class ShanghaiObservation(Observation):
         stock: list[int] = []
         stock_room = len(unknown) - sum(room.values())
         for c in unknown:
-            k = c % 52 if c < n52 else 52
+            k = c % 52 if c < n52 else JOKER_KIND
             total = float(stock_room)
             for s, r in room.items():
                 if r:
