@@ -51,8 +51,12 @@ def test_cli_hint_on_a_position_file_is_a_legal_action(tmp_path, game, players):
     action = loaded.parse_action(data["action"])
     assert loaded.is_legal(action, data["seat"])
     assert data["legal_count"] == len(loaded.legal_actions(data["seat"]))
+    # alternatives (and the plan) are whole choices from before any staging (CC-6.9)
+    before = loaded.unstaged() if hasattr(loaded, "unstaged") else loaded
+    if data["plan"] is not None:
+        assert before.is_legal(before.parse_action(data["plan"]), data["seat"])
     for alt in data["alternatives"]:
-        assert loaded.is_legal(loaded.parse_action(alt["action"]), data["seat"])
+        assert before.is_legal(before.parse_action(alt["action"]), data["seat"])
         assert alt["action"] != data["action"]
         assert set(alt) >= {"value", "samples", "versus_recommended", "stderr"}
     diffs = [a["versus_recommended"] for a in data["alternatives"]]
@@ -74,7 +78,9 @@ def test_cli_hint_table_output_and_record_files(tmp_path):
     rec_path.write_text(dump_record(record))
     r = runner.invoke(app, ["hint", str(rec_path), "--bot", "ismcts:8", "--json"])
     assert r.exit_code == 0, r.output
-    assert state.is_legal(state.parse_action(json.loads(r.stdout)["action"]))
+    # a record holds public actions only: a melding being staged is not in it (CC-6.9)
+    replayed = record.final_state()
+    assert replayed.is_legal(replayed.parse_action(json.loads(r.stdout)["action"]))
 
 
 def test_hint_is_deterministic_and_blind_to_other_hands():

@@ -53,13 +53,17 @@ from meldhall.games.canasta.actions import (
     GoOutNow,
     Kitty,
     Meld,
+    MeldDone,
     MeldSpec,
     Pass,
+    Stage,
     Take,
+    Withdraw,
     rank_order,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES as V
 from meldhall.games.railroad_canasta.state import canasta_type
+from canasta_helpers import StageStack, check_shorthand, check_staging
 from meldhall.record import Record, dump_position, dump_record, load_position, load_record
 
 GAME = "railroad-canasta"
@@ -311,13 +315,20 @@ def _spec_value(spec: MeldSpec) -> int:
     return (spec.naturals * V[spec.rank] if spec.rank else 0) + spec.twos * 20 + spec.jokers * 50
 
 
-def check_transition(prev, a, t) -> None:
+def check_transition(prev, a, t, stages: StageStack | None = None) -> None:
     opts = prev.options
     n = prev.players
     if isinstance(a, Deal):
         assert t.dealer == (prev.dealer + 1) % n and t.hand_no == prev.hand_no + 1
         assert t.turn == (t.dealer + 1) % n, "RR-5.1"
         return
+    if isinstance(a, (Stage, Withdraw)):
+        check_staging(prev, a, t, stages or StageStack())
+        return
+    if prev.staged and isinstance(a, (MeldDone, Take, Discard)):
+        a = prev._commit_of(a)  # the melding the commit makes (RR-6.11)
+        if stages is not None:
+            stages.stack = []
     seat = prev.to_act[0]
     assert prev.turn == seat
     if t.outcome is None:
@@ -476,6 +487,9 @@ def reshuffle_hidden(s, seat: int, rng: random.Random):
     d["hands"] = hands
     d["kitties"] = kitties
     d["stock"] = stock_phys
+    if seat != s.turn:
+        # another seat's staged melds are unseen (RR-6.11): the twin has none
+        d["turn_state"].update(staged=[], staged_upcard=False, stages_this_turn=0)
     return load_position(d)
 
 
@@ -704,6 +718,10 @@ def check_legality(s, rng: random.Random, *, candidates: bool = True) -> None:
         for a in candidate_actions(s, rng, legal):
             if a in legal_set:
                 continue
+            seq = s._expand(a)
+            if seq is not None:
+                check_shorthand(s, a, seq, check_illegal)
+                continue
             check_illegal(s, a)
     assert dump_position(s) == before, "applying or checking an action changed the state"
 
@@ -835,6 +853,7 @@ class Playout:
         self.check_state(s, force=True)
         scored = 0
         hand_steps = 0
+        stages = StageStack()
         while not s.is_terminal:
             legal = s.legal_actions()
             a = self.policy(s, legal, self.rng)
@@ -842,7 +861,7 @@ class Playout:
             s = s.apply(a)
             self.actions.append(str(a))
             self.seen_phases.add(s.phase)
-            check_transition(prev, a, s)
+            check_transition(prev, a, s, stages)
             hand_steps = 0 if isinstance(a, Deal) else hand_steps + 1
             assert hand_steps <= HAND_CAP, (
                 f"hand {s.hand_no} has not ended after {HAND_CAP} actions")

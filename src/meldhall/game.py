@@ -27,6 +27,11 @@ class Action(abc.ABC):
 
     __slots__ = ()
 
+    #: True for the actions that change only the acting seat's private part of the state
+    #: (staging and withdrawing melds, CC-6.9, RR-6.11, SH-8.1): they make no public log
+    #: entry, and no other seat's observation changes.
+    PRIVATE: bool = False
+
     @abc.abstractmethod
     def __str__(self) -> str: ...
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from meldhall.bots import make_bot
+from meldhall.bots.staging import next_step
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
 
@@ -36,6 +37,10 @@ class Hint:
             (negative: worse) and its standard error; ``None`` entries where unknown.
         bot: the bot name that gave the hint.
         legal_count: how many legal actions the seat had.
+        plan: the whole melding recommended, where the engine stages it (CC-6.9, RR-6.11,
+            SH-8.1: e.g. ``meld A A A, K K 2``); ``None`` otherwise.
+        next: the one action to play now towards it (its first staged step, its commit, or
+            ``withdraw all`` when what is staged is not part of it).
     """
 
     seat: int
@@ -46,6 +51,8 @@ class Hint:
     bot: str = "ismcts"
     legal_count: int = 1
     comparisons: list[tuple[float | None, float | None]] = field(default_factory=list)
+    plan: Action | None = None
+    next: Action | None = None
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
@@ -60,6 +67,8 @@ class Hint:
             "value": None if self.value is None else round(self.value, 1),
             "samples": self.samples,
             "legal_count": self.legal_count,
+            "plan": None if self.plan is None else str(self.plan),
+            "next": str(self.next if self.next is not None else self.action),
             "alternatives": [
                 {"action": str(a), "value": None if v is None else round(v, 1), "samples": n,
                  "versus_recommended": None if c[0] is None else round(c[0], 1),
@@ -133,4 +142,10 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
-    return Hint(seat, best.action, best.value, best.visits, rest, b.name, len(legal), comps)
+    step = next_step(observation, best.action, legal)
+    plan = best.action if best.action not in legal else None
+    # with melds already staged the recommendation is the step to play now (it is legal
+    # here); otherwise the whole melding, legal as shorthand for its staged steps
+    action = step if getattr(observation, "staged", ()) else best.action
+    return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
+                plan, step)

@@ -288,6 +288,22 @@ def legal_texts(state) -> set[str]:
     return {str(a) for a in state.legal_actions()}
 
 
+def offers(state, text: str) -> bool:
+    """Whether ``legal_actions`` offers ``text`` — or, for a one-action melding (shorthand for
+    staged melds and their commit, CC-6.9 / RR-6.11), each step of it in turn."""
+    action = state.parse_action(text)
+    if str(action) in legal_texts(state):
+        return True
+    steps = state._expand(action)
+    if not steps:
+        return False
+    for step in steps:
+        if str(step) not in legal_texts(state):
+            return False
+        state = state.apply(step)
+    return True
+
+
 def assert_illegal(state, text: str, rule_id: str | tuple[str, ...]) -> IllegalActionError:
     """``text`` is refused with ``rule_id`` (or one of several acceptable IDs); the state is
     unchanged (its position document is identical) and the action is not offered."""
@@ -312,10 +328,16 @@ def play(state, *texts: str):
     """Apply actions in turn, checking that each is also offered by ``legal_actions``."""
     for text in texts:
         action = state.parse_action(text)
-        offered = legal_texts(state)
-        assert str(action) in offered, f"{text!r} not offered; legal: {sorted(offered)}"
-        assert state.is_legal(action)
-        state = state.apply(action)
+        # a one-action melding is shorthand for staged melds and their commit (CC-6.9,
+        # RR-6.11): each step must be offered in turn
+        steps = state._expand(action) or [action]
+        whole = state.apply(action)
+        for step in steps:
+            offered = legal_texts(state)
+            assert str(step) in offered, f"{text!r} ({step}) not offered; legal: {sorted(offered)}"
+            assert state.is_legal(step)
+            state = state.apply(step)
+        assert dump_position(state) == dump_position(whole)
     return state
 
 

@@ -4,7 +4,7 @@ cap, one unfinished meld per category, canasta types; every row of the RR-6.10 t
 from __future__ import annotations
 
 import pytest
-from rr_position import assert_illegal, build, legal_texts, play, points, result
+from rr_position import offers, assert_illegal, build, legal_texts, play, points, result
 
 from meldhall.errors import IllegalActionError
 from meldhall.games.canasta.actions import Meld, MeldSpec
@@ -274,7 +274,7 @@ def test_black_three_meld_may_leave_a_black_three_to_discard():
     """RR-6.5, RR-11.2: holding only black threes (all four types, kitty taken), a player may
     meld all but one and go out by discarding the last black three — it is not a seven."""
     s = build(hands={0: "3 3 3 3", 1: "4 4"}, closed={0: ALL_FOUR})
-    assert "meld 3 3 3" in legal_texts(s)
+    assert offers(s, "meld 3 3 3")
     s = play(s, "meld 3 3 3", "discard 3")
     assert s.outcome.how == "went_out" and s.outcome.went_out == 0
 
@@ -290,5 +290,5 @@ def test_first_melding_with_a_canasta_and_a_new_meld_of_its_rank():
     s = play(s, "meld A A A A A A A, A A A")
     assert canastas(s) == [("red", "A A A A A A A")] and s.melds[0][1].size == 3
     t = build(players=3, hands={0: "A A A A A A A A A A A A A A 5 6", 1: "4 4"}, kitties={1: 11})
-    assert "meld A A A A A A A, A A A A A A A" in legal_texts(t)
+    assert offers(t, "meld A A A A A A A, A A A A A A A")
     assert_illegal(t, "meld A A A, A A A", "RR-6.7")

@@ -4,7 +4,7 @@ as a first melding, and the RR-7.4 worked examples."""
 from __future__ import annotations
 
 import pytest
-from rr_position import assert_illegal, build, legal_texts, play
+from rr_position import offers, assert_illegal, build, legal_texts, play
 
 
 def first(hand: str, score: int, **kw):
@@ -70,7 +70,7 @@ def test_rr7_4_take_with_a_pair_of_aces_and_8_8_8():
               pile="A A 9 A", phase="draw")
     assert_illegal(s, "take A A", "RR-7.3")
     assert_illegal(s, "take A A A A", ("RR-7.3", "RR-8.4"))  # the pile's aces are not in hand
-    assert "take A A, 8 8 8" in legal_texts(s)
+    assert offers(s, "take A A, 8 8 8")
     s = play(s, "take A A, 8 8 8")
     assert s.melds[0][1].size == 3 and s.melds[0][8].size == 3
     assert s.hand_counts(0)[1] == 2  # the deeper aces went into the hand

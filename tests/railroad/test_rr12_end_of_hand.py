@@ -3,7 +3,7 @@ and the no-legal-discard ending (RR-12.6)."""
 
 from __future__ import annotations
 
-from rr_position import assert_illegal, build, legal_texts, play, points, result
+from rr_position import offers, assert_illegal, build, legal_texts, play, points, result
 
 from meldhall.errors import IllegalActionError
 
@@ -163,7 +163,11 @@ def test_sevens_lock_initial_melding_at_a_negative_score():
               scores=[-10, 0])
     s = play(s, "draw")
     assert s.outcome is None
-    assert legal_texts(s) == {"meld 7 7 7", "meld 7 7 7 7", "meld 7 7 7 7 7"}
+    # RR-6.11: a player who has not melded stages the forced sevens melding and commits it
+    assert legal_texts(s) == {"stage 7 7 7", "stage 7 7 7 7", "stage 7 7 7 7 7"}
+    t = play(s, "stage 7 7 7 7")
+    assert legal_texts(t) == {"meld done"}, "RR-12.4: made at once, no withdrawal"
+    assert offers(s, "meld 7 7 7 7 7")
 
 
 def test_edge34_forced_sevens_melding_lock_holds():

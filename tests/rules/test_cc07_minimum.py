@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cc_position import assert_illegal, build, legal_texts, play
+from cc_position import offers, assert_illegal, build, play
 from meldhall.games.classic_canasta import ClassicCanastaOptions
 
 
@@ -182,4 +182,4 @@ def test_option_minimum_count_table():
     assert_illegal(s, "meld K K K", "CC-7.1")
     s = _unmelded("K K K 5 6", -10, options=opts)
     assert s.minimum_for(0) == 15
-    assert "meld K K K" in legal_texts(s)
+    assert offers(s, "meld K K K")

@@ -24,6 +24,7 @@ import random
 from typing import Sequence
 
 from meldhall.bots.view import ObservationView
+from meldhall.bots.staging import PlannedBot
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     Add,
@@ -107,13 +108,14 @@ def _used(action) -> list[int]:
     return used
 
 
-class ClassicHeuristicBot:
+class ClassicHeuristicBot(PlannedBot):
     """Heuristic Classic Canasta bot (see the module docstring)."""
 
     name = "heuristic"
 
-    def choose(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        """Pick an action from ``legal_actions`` using only ``observation``."""
+    def plan(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """Choose among ``legal_actions`` — with staged meldings written as one action
+        (:func:`~meldhall.bots.staging.planning_actions`) — using only ``observation``."""
         v = _View(observation)
         phase = observation.phase
         if phase == "consent":

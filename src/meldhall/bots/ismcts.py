@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from meldhall.bots.staging import next_step, planning_actions
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
 
@@ -225,6 +226,7 @@ class IsmctsBot:
         self.level = level if isinstance(level, Level) else parse_level(level, game)
         self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
         self.policy = make_bot("heuristic", game)
+        self._planned: Action | None = None  # the melding being staged step by step
         self._infer = None
         if self.level.inference:
             if game != "shanghai-rummy":
@@ -239,8 +241,17 @@ class IsmctsBot:
         """The most visited root action after the search (ties: the higher mean)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if getattr(observation, "staged", ()):
+            # mid-way through a melding this bot planned (CC-6.9): play its next step; a
+            # melding staged otherwise is finished (or withdrawn) by the heuristic's plan
+            if self._planned is not None:
+                step = next_step(observation, self._planned, legal_actions)
+                if str(step) != "withdraw all":
+                    return step
+            return self.policy.choose(observation, legal_actions, rng)
         stats = self.analyse(observation, legal_actions, rng)
-        return stats[0].action
+        self._planned = stats[0].action
+        return next_step(observation, stats[0].action, legal_actions)
 
     def analyse(self, observation: Observation, legal_actions: Sequence[Action],
                 rng: random.Random) -> list[ActionValue]:
@@ -255,9 +266,16 @@ class IsmctsBot:
             ``ActionValue`` per explored action, ordered by visits then value; the first is
             the bot's choice.  Unexplored legal actions are not listed.
         """
-        legal = list(legal_actions)
         seat = observation.seat
-        heur = self.policy.choose(observation, legal, rng)
+        if self.level.tree:
+            legal = list(legal_actions)
+            heur = self.policy.choose(observation, legal, rng)
+        else:
+            # whole meldings are the root's candidates (CC-6.9: staged as a sequence)
+            legal = planning_actions(observation, legal_actions)
+            plan = getattr(self.policy, "plan", None)
+            heur = plan(observation, legal, rng) if plan is not None else \
+                self.policy.choose(observation, legal, rng)
         self.playouts = 0
         if len(legal) == 1 or len(legal) < self.level.search_from:
             return [ActionValue(heur, 0, None, True)]
@@ -379,11 +397,16 @@ class IsmctsBot:
 
     def _sampler(self, observation: Observation):
         """``rng -> State``: the observation's determinizations, dealt uniformly or (with
-        ``inference``) by the game's inference of the other hands."""
+        ``inference``) by the game's inference of the other hands.  The root search plans
+        whole meldings, so its determinizations have the seat's staged melds withdrawn."""
         if self._infer is not None:  # set exactly when the level asks for inference
             weights = self._infer(observation)
-            return lambda rng: observation.sample_state(rng, weights=weights)
-        return observation.sample_state
+            sample = lambda rng: observation.sample_state(rng, weights=weights)  # noqa: E731
+        else:
+            sample = observation.sample_state
+        if self.level.tree or not getattr(observation, "staged", ()):
+            return sample
+        return lambda rng: sample(rng).unstaged()
 
     # ------------------------------------------------------------------ search
     def _widen_limit(self, visits: float) -> int:

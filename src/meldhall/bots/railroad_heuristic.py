@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from meldhall.bots.staging import PlannedBot
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     Add,
@@ -42,13 +43,14 @@ JOKER, TWO, BLACK3, SEVEN = 0, 2, 3, 7
 _TYPES = {"red", "black", "wild", "sevens"}
 
 
-class RailroadHeuristicBot:
+class RailroadHeuristicBot(PlannedBot):
     """Heuristic Railroad Canasta bot (see the module docstring)."""
 
     name = "heuristic"
 
-    def choose(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        """Pick an action from ``legal_actions`` using only ``observation``."""
+    def plan(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """Choose among ``legal_actions`` — with staged meldings written as one action
+        (:func:`~meldhall.bots.staging.planning_actions`) — using only ``observation``."""
         obs = observation
         p = obs.public
         seat = obs.seat

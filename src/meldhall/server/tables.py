@@ -124,6 +124,10 @@ class LiveTable:
                                        options=row.options, dealer=row.dealer)
         self.state: State = self.initial
         self.version = 0
+        # what other seats see moves only with public actions: staging and withdrawing melds
+        # (CC-6.9, RR-6.11, SH-8.1) bump ``version`` (the stored log) but not this
+        self.public_version = 0
+        self.private_seat: int | None = None   # the seat whose last action was private
         self.outcomes: list[dict[str, Any]] = []
         self.recent: deque[dict[str, Any]] = deque(maxlen=views.RECENT)
         self.error: str | None = None
@@ -133,14 +137,21 @@ class LiveTable:
         self.options_json = self.initial.options.to_json()  # type: ignore[attr-defined]
         for seat, text in row.actions:
             action = self.state.parse_action(text)
-            self._advance(self.state.apply(action, seat), seat, str(action))
+            self._advance(self.state.apply(action, seat), seat, str(action), action.PRIVATE)
 
     # ------------------------------------------------------------------ state
-    def _advance(self, new: State, seat: int, text: str) -> None:
+    def _advance(self, new: State, seat: int, text: str, private: bool = False) -> None:
         before = self.state.outcome
         self.state = new
         self.version += 1
-        self.recent.append({"seat": seat, "action": text})
+        if private:
+            self.private_seat = seat
+            return
+        self.private_seat = None
+        self.public_version += 1
+        # a commit is public as the melding it makes (its log entry), never as "meld done"
+        public = next((a for _, a in reversed(new.history()) if a), text)
+        self.recent.append({"seat": seat, "action": public})
         oc = new.outcome
         if oc is not None and (before is None or before.hand != oc.hand
                                or before.game_over != oc.game_over):
@@ -193,6 +204,10 @@ class LiveTable:
                         "legal": [], "prompt": None}
             else:
                 view = views.seat_view(self.state, seat, self.observation_json(seat))
+                if seat in self.state.to_act:
+                    # the seat to act sends its moves at the table's full version (its own
+                    # staging counts); other seats see only the public one
+                    view["version"] = self.version
             text = json.dumps(view, separators=(",", ":"))
             self._cache[key] = text
         return text
@@ -207,7 +222,7 @@ class LiveTable:
                 "table": self.id,
                 "game": self.game,
                 "players": st.players,
-                "version": self.version,
+                "version": self.public_version,
                 "phase": st.phase,
                 "to_act": list(st.to_act),
                 "finished": st.is_terminal,
@@ -236,9 +251,11 @@ class LiveTable:
                 + self.view_json(seat) + "}")
 
     def notify(self) -> None:
-        """Wake every connection's sender: it sends its seat's newest view."""
+        """Wake every connection's sender: it sends its seat's newest view.  After a private
+        action only the acting seat's connections are woken (nobody else's view changed)."""
         for c in self.connections:
-            c.wake.set()
+            if self.private_seat is None or c.seat == self.private_seat:
+                c.wake.set()
 
     def record(self) -> Record:
         """The game record (with the seed: only handed out once the game is over)."""
@@ -251,7 +268,7 @@ class LiveTable:
         scores = getattr(st, "scores", None)
         return {
             "table": self.id, "game": self.game, "players": st.players,
-            "version": self.version, "phase": st.phase, "to_act": list(st.to_act),
+            "version": self.public_version, "phase": st.phase, "to_act": list(st.to_act),
             "finished": st.is_terminal, "seats": self.seats_json(),
             "scores": list(scores) if scores is not None else None,
             "hands_scored": len(self.outcomes), "created_at": self.row.created_at,
@@ -507,10 +524,12 @@ class TableManager:
             Refusal: nothing was applied (stale version, illegal, notation, storage …).
         """
         async with t.lock:
-            if version is not None and version != t.version:
+            # a seat's own staging (private actions) does not make its public version stale
+            if version is not None and version != t.version and not (
+                    version == t.public_version and t.private_seat in (None, seat)):
                 raise Refusal("stale_version",
-                              f"the table has moved on (version {t.version}, your action was "
-                              f"made at version {version}); nothing was applied",
+                              f"the table has moved on (version {t.public_version}, your "
+                              f"action was made at version {version}); nothing was applied",
                               status=409)
             if not by_bot and t.seats[seat].kind == "bot":
                 raise Refusal("seat_is_bot", f"seat {seat} is played by a bot now", status=403)
@@ -543,7 +562,7 @@ class TableManager:
                 log.exception("storing an action of table %s failed", t.id)
                 raise Refusal("storage", f"the action could not be stored ({type(exc).__name__})"
                               "; nothing was applied", status=503) from None
-            t._advance(new, seat, canonical)
+            t._advance(new, seat, canonical, action.PRIVATE)
             version = t.version
         t.notify()
         self.kick(t)

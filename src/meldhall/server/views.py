@@ -21,7 +21,8 @@ __all__ = [
 #: docs: the public view has ``hand`` emptied, ``seat`` ``None`` and the others (Railroad's
 #: ``my_kitty``) removed.  Any other field that differs between two seats' observations is
 #: dropped from the public view too.
-PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "seat": None}
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "seat": None, "staged": [],
+                                   "staged_upcard": False}
 REMOVED_FIELDS: frozenset[str] = frozenset({"my_kitty"})
 
 #: How many of the last actions (in notation) each message carries.

@@ -13,7 +13,12 @@ physical copies move.  Canonical forms::
     meld A A A, K K 2             several new melds at once (a side's first melding)
     meld 3 3 3                    black threes, only when going out
     add 9 9 2 -> 9                add cards to the side's meld of 9s
-    out 7 7 7 7 7 7 7, J J JK; discard 4    go out concealed in one action
+    out 7 7 7 7 7 7 7, J J JK; discard 4    go out concealed in one action (shorthand)
+    stage K K 2                   stage a new meld (a side that has not melded, CC-6.9)
+    stage 8 8 2 + upcard          stage the upcard's meld for a take (draw phase, CC-6.9)
+    withdraw                      withdraw the last staged meld
+    withdraw all                  withdraw every staged meld
+    meld done                     commit the staged melds (a first melding, CC-6.9)
     discard K                     discard (ends the turn)
     ask 2                         "partner (seat 2), may I go out?"
     yes / no                      the partner's answer
@@ -39,7 +44,8 @@ from meldhall.game import Action
 
 __all__ = [
     "TWO", "BLACK_THREE", "NATURAL_RANKS", "MeldSpec", "Draw", "Take", "Meld", "Add",
-    "Discard", "GoOut", "Ask", "Answer", "Pass", "Deal", "Kitty", "GoOutNow",
+    "Discard", "GoOut", "Ask", "Answer", "Pass", "Deal", "Kitty", "GoOutNow", "Stage",
+    "Withdraw", "MeldDone", "canonical_specs",
     "CLASSIC_PARSE_RULES", "RAILROAD_PARSE_RULES", "parse_canasta_action", "rank_order",
     "format_kind", "parse_kind",
 ]
@@ -63,9 +69,9 @@ def format_kind(kind: int) -> str:
 #: Rule IDs the parser cites, per game (keys: red_three, needs_naturals, one_rank, take_rank,
 #: add_kind).
 CLASSIC_PARSE_RULES = {"red_three": "CC-9.1", "needs_naturals": "CC-6.2", "one_rank": "CC-6.1",
-                       "take_rank": "CC-8.5", "add_kind": "CC-6.1"}
+                       "take_rank": "CC-8.5", "add_kind": "CC-6.1", "add_wild": "CC-6.2"}
 RAILROAD_PARSE_RULES = {"red_three": "RR-9.1", "needs_naturals": "RR-6.2", "one_rank": "RR-6.2",
-                        "take_rank": "RR-8.4", "add_kind": "RR-6.2"}
+                        "take_rank": "RR-8.4", "add_kind": "RR-6.2", "add_wild": "RR-6.4"}
 
 
 def parse_kind(token: str, rules: dict[str, str] = CLASSIC_PARSE_RULES) -> int:
@@ -116,6 +122,12 @@ class MeldSpec:
 
     def __str__(self) -> str:
         return " ".join(self.tokens())
+
+
+def canonical_specs(melds) -> tuple[MeldSpec, ...]:
+    """Melds in notation order (by rank A K … 4 3, then wild melds; larger first within a
+    rank), so that one set of melds has one notation."""
+    return _canonical(melds)
 
 
 def _canonical(melds) -> tuple[MeldSpec, ...]:
@@ -204,6 +216,44 @@ class GoOut(Action):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
+class Stage(Action):
+    """Stage one new meld (CC-6.9 (a), RR-6.11): the cards stay in the hand, seen by nobody
+    else, until a commit (``meld done``, the take, or the final discard).
+
+    Attributes:
+        spec: the meld's cards from hand, by kind and counts.
+        upcard: True for the upcard's meld of a take (draw phase): the upcard joins ``spec``'s
+            cards when the take commits.
+    """
+
+    spec: MeldSpec
+    upcard: bool = False
+    PRIVATE = True
+
+    def __str__(self) -> str:
+        return "stage " + str(self.spec) + (" + upcard" if self.upcard else "")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Withdraw(Action):
+    """Withdraw the last staged meld, or (``all``) every staged meld (CC-6.9 (b))."""
+
+    all: bool = False
+    PRIVATE = True
+
+    def __str__(self) -> str:
+        return "withdraw all" if self.all else "withdraw"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class MeldDone(Action):
+    """Commit the staged melds as one first melding (CC-6.9 (c), CC-7.1; RR-6.11, RR-7)."""
+
+    def __str__(self) -> str:
+        return "meld done"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class Discard(Action):
     """Discard one card of ``kind``, ending the turn (CC-5.2)."""
 
@@ -289,6 +339,12 @@ def _one_spec(tokens: list[str], *, rules: dict[str, str]) -> MeldSpec:
     return MeldSpec(naturals[0], len(naturals), twos, jokers)
 
 
+def _article(kind: int) -> str:
+    """``"an A"``, ``"an 8"``, ``"a K"``."""
+    name = format_kind(kind)
+    return ("an " if name in ("A", "8") else "a ") + name
+
+
 _TOKEN_SPLIT = re.compile(r"\s+")
 
 
@@ -341,7 +397,23 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
         if not rest.isdigit():
             raise NotationError("ask takes a partner's seat number, e.g. 'ask 2'")
         return Ask(int(rest))
+    if head == "withdraw":
+        if rest.lower() not in ("", "all"):
+            raise NotationError("write 'withdraw' (the last staged meld) or 'withdraw all'")
+        return Withdraw(rest.lower() == "all")
+    if head == "stage":
+        body, plus, up = rest.partition("+")
+        if plus and up.strip().lower() not in ("upcard", "up", "pile"):
+            raise NotationError("stage the upcard's meld as 'stage 8 8 + upcard'")
+        if not body.strip():
+            raise NotationError("stage needs one meld's cards, e.g. 'stage K K 2'")
+        if "," in body:
+            raise NotationError("stage one meld at a time (e.g. 'stage K K 2'), or write the "
+                                "whole melding as 'meld A A A, K K 2'")
+        return Stage(_one_spec(body.split(), rules=rules), bool(plus))
     if head == "meld":
+        if rest.lower() == "done":
+            return MeldDone()
         if not rest:
             raise NotationError("meld needs cards, e.g. 'meld K K 2' or 'meld A A A, 7 7 7'")
         return Meld(_meld_specs(rest, what="meld", rules=rules))
@@ -357,10 +429,14 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
         if not kinds:
             raise NotationError("add needs at least one card before '->'")
         wrong = [k for k in kinds if k not in (rank, TWO, JOKER)]
+        if wrong and rank in (TWO, JOKER):
+            raise IllegalActionError(
+                rules["add_wild"],
+                f"{_article(wrong[0])} cannot join a wild meld (wild cards only)")
         if wrong:
             raise IllegalActionError(
                 rules["add_kind"],
-                f"a {format_kind(wrong[0])} cannot join a meld of {format_kind(rank)}s")
+                f"{_article(wrong[0])} cannot join a meld of {format_kind(rank)}s")
         if rank in (TWO, JOKER):
             return Add(rank, 0, kinds.count(TWO), kinds.count(JOKER))
         return Add(rank, kinds.count(rank), kinds.count(TWO), kinds.count(JOKER))
@@ -393,8 +469,8 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
             raise NotationError("out needs the melds, e.g. 'out 7 7 7 7 7 7 7, J J JK; discard 4'")
         return GoOut(_meld_specs(body, what="out", rules=rules), discard)
     raise NotationError(
-        f"unknown action {head!r}: expected draw, take, meld, add, discard, out, ask, yes, no, "
-        "pass or deal"
+        f"unknown action {head!r}: expected draw, take, meld, stage, withdraw, add, discard, "
+        "out, ask, yes, no, pass or deal"
     )
 
 

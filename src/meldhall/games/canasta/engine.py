@@ -27,13 +27,25 @@ from meldhall.games.canasta.actions import (
     Draw,
     GoOut,
     Meld,
+    MeldDone,
     MeldSpec,
     Pass,
+    CLASSIC_PARSE_RULES,
+    Stage,
     Take,
+    Withdraw,
+    canonical_specs,
     format_kind,
 )
 
-__all__ = ["CanastaMeld", "CanastaState", "kind_name", "plural", "set_item", "wild_splits"]
+__all__ = ["CanastaMeld", "CanastaState", "STAGE_LIMIT", "kind_name", "plural", "set_item",
+           "wild_splits"]
+
+#: Stage actions a player may make in one turn (CC-6.9 (d), RR-6.11).  A first melding has at
+#: most one meld per category (11 natural ranks, black threes, Railroad's wild meld) plus, in
+#: Railroad, further seven-card canastas of a rank: 20 leaves room to build any melding with
+#: several withdrawals, and bounds every turn of random play.  Withdraw stays legal at the bound.
+STAGE_LIMIT = 20
 
 
 def plural(n: int, word: str) -> str:
@@ -151,11 +163,29 @@ class CanastaMeld:
         return MeldSpec(self.rank, self.naturals, self.twos, self.jokers)
 
 
+def _count_of(take, rank: int) -> int:
+    """The count (CC-3.4) of a take's upcard meld: the upcard and the cards from hand."""
+    return (take.naturals + 1) * _VALUES[rank] + take.twos * _VALUES[TWO] \
+        + take.jokers * _VALUES[JOKER]
+
+
 def _bad_counts(*values: int) -> bool:
     return any(not isinstance(v, int) or v < 0 for v in values)
 
 
 _DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
+WITHDRAW, WITHDRAW_ALL, MELD_DONE = Withdraw(False), Withdraw(True), MeldDone()
+_STAGES: dict = {}
+_GO_ON = object()  # "no staging rule decides: the game's own checks follow"
+
+
+def interned_stage(r: int, n: int, t: int, j: int, upcard: bool = False) -> Stage:
+    """A shared :class:`Stage` (legal-action lists reuse the same objects)."""
+    key = (r, n, t, j, upcard)
+    a = _STAGES.get(key)
+    if a is None:
+        a = _STAGES[key] = Stage(MeldSpec(r, n, t, j), upcard)
+    return a
 #: One shared discard action per kind (legal-action lists reuse them).
 DISCARDS = {k: Discard(k) for k in range(14)}
 #: Kinds a hand can hold, in the order legal discards are listed.
@@ -217,6 +247,12 @@ class CanastaState(State):
     ``hands`` (bitmask per seat), ``pile`` (card ids, bottom first), ``pile_frozen``,
     ``melds`` (per side, 14 slots by rank), ``red3`` (bitmask per seat), ``turn``,
     ``known`` (cards each seat publicly took with the pile and still holds), ``log``.
+
+    Staging (CC-6.9, RR-6.11), private to the seat in turn: ``staged`` (tuple of
+    :class:`MeldSpec`, in the order staged; the cards stay in ``hands``), ``staged_up`` (True
+    when ``staged[0]`` is the upcard's meld of a take), ``stages`` (stage actions this turn,
+    bounded by :data:`STAGE_LIMIT`).  Physical copies are chosen only at the commit, exactly as
+    the one-action melding chose them, so records written before staging replay unchanged.
     """
 
     __slots__ = (
@@ -241,6 +277,9 @@ class CanastaState(State):
         "scores",
         "seed",
         "side_of",
+        "stages",
+        "staged",
+        "staged_up",
         "stock",
         "took",
         "turn",
@@ -249,6 +288,8 @@ class CanastaState(State):
 
     #: Semantic rule keys -> this game's rule IDs (filled by each game).
     RULES: dict[str, str] = {}
+    #: The rule IDs the notation parser cites for this game.
+    RULES_PARSE: dict[str, str] = CLASSIC_PARSE_RULES
     #: Phases in which the seat in turn acts.
     TURN_PHASES: tuple[str, ...] = ("draw", "meld")
 
@@ -496,6 +537,13 @@ class CanastaState(State):
             if not isinstance(action.kind, int) or not 0 <= action.kind < 14:
                 raise self._err("discard", f"there is no card kind {action.kind!r} to discard")
             return
+        if t is Stage:
+            sp = action.spec
+            if not isinstance(sp, MeldSpec) or not isinstance(sp.rank, int) \
+                    or not 0 <= sp.rank < 14 or _bad_counts(sp.naturals, sp.twos, sp.jokers):
+                raise self._err("meld_shape", f"a meld with rank {getattr(sp, 'rank', sp)!r} "
+                                "and those counts is impossible")
+            return
         if t is Add or t is Take:
             rank = action.rank
             counts = (action.naturals, action.twos, action.jokers)
@@ -533,9 +581,312 @@ class CanastaState(State):
             return None
         if ph == "hand_end":
             raise self._err("deal", "the hand is over: the next dealer deals ('deal')")
+        if t is Stage or t is Withdraw or t is MeldDone:
+            return self._plan_staging(action, t, ph)
+        if self.staged and ph in self.TURN_PHASES:
+            got = self._plan_with_staged(action, t, ph)
+            if got is not _GO_ON:
+                return got
         if ph == "draw" and t in (Draw, Take, Pass):
             return self._plan_draw(action, t)
         return self._plan_phase(action, t, ph)
+
+    # ------------------------------------------------------------------ staging (CC-6.9)
+    def _unmelded(self) -> bool:
+        """Whether the melds of the seat in turn are staged: its side (Classic) or the player
+        (Railroad) has not melded this hand."""
+        raise NotImplementedError
+
+    def _staged_used(self) -> list[int]:
+        """Cards by kind that the staged melds hold (still in the hand)."""
+        used = [0] * 14
+        for sp in self.staged:
+            used[sp.rank] += sp.naturals
+            used[TWO] += sp.twos
+            used[JOKER] += sp.jokers
+        return used
+
+    def _avail(self) -> list[int]:
+        """Cards by kind in the hand of the seat in turn that no staged meld holds."""
+        if not self.staged:
+            return self._counts()
+
+        def compute():
+            c = list(self._counts())
+            for k, v in enumerate(self._staged_used()):
+                c[k] -= v
+            return c
+
+        return self._cached("avail", compute)
+
+    def staged_melds(self, seat: int) -> tuple[MeldSpec, ...]:
+        """The melds ``seat`` has staged (private to that seat; empty for every other seat)."""
+        return self.staged if seat == self.turn else ()
+
+    def _plan_staging(self, action, t, ph: str):
+        """Stage, withdraw and ``meld done`` (CC-6.9 (a)–(d), RR-6.11)."""
+        rule = self.RULES["staging"]
+        if ph not in ("draw", "meld"):
+            raise IllegalActionError(rule, "melds are staged only during your own turn, after "
+                                     "drawing or to take the pile")
+        if t is Withdraw:
+            if not self.staged:
+                raise IllegalActionError(rule, "nothing is staged to withdraw")
+            return None
+        if not self._unmelded():
+            raise IllegalActionError(rule, "you have melded this hand: new melds and additions "
+                                     "go straight to the table ('meld …', 'add …')")
+        if t is MeldDone:
+            if ph != "meld":
+                raise IllegalActionError(
+                    rule, "melds staged for a take are committed by taking the pile ('take')"
+                    if self.staged else "draw first; then stage your melds and commit them")
+            if not self.staged:
+                raise IllegalActionError(rule, "nothing is staged: stage your melds first "
+                                         "('stage K K 2')")
+            full = self._staged_meld_action()
+            return ("commit", full, self._plan_commit(full))
+        # Stage
+        if self.stages >= STAGE_LIMIT:
+            raise IllegalActionError(
+                rule, f"at most {STAGE_LIMIT} melds may be staged in one turn: commit them "
+                "('meld done') or withdraw them ('withdraw all')")
+        if ph == "draw":
+            if not self.staged and not action.upcard:
+                raise IllegalActionError(
+                    rule, "before drawing, only the upcard's meld can be staged, to take the "
+                    "pile ('stage 8 8 + upcard'); draw first to stage other melds")
+            if self.staged and action.upcard:
+                raise IllegalActionError(rule, "the upcard's meld is already staged")
+        elif action.upcard:
+            raise IllegalActionError(rule, "you have drawn: the upcard's meld is staged only to "
+                                     "take the pile, before drawing")
+        self._check_stage(action.spec, action.upcard, self._avail())
+        return None
+
+    def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
+        """A staged meld's own checks (supplied by each game)."""
+        raise NotImplementedError
+
+    def _plan_with_staged(self, action, t, ph: str):
+        """What may happen while melds are staged: the commit (the take, the final discard),
+        and nothing that would lose them."""
+        rule = self.RULES["staging"]
+        if t is Take:
+            if ph != "draw" or not self.staged_up:
+                raise IllegalActionError(rule, "your staged melds are committed with 'meld done'")
+            if action.naturals or action.twos or action.jokers or action.extra \
+                    or action.rank != self.staged[0].rank:
+                raise IllegalActionError(
+                    rule, "the upcard's meld is staged: take the pile with 'take', or withdraw "
+                    "it first")
+            full = self._staged_take_action()
+            return ("commit", full, self._plan_commit(full))
+        if t is Draw or t is Pass:
+            raise IllegalActionError(
+                rule, "you have staged melds: " + (
+                    "take the pile ('take') or withdraw them ('withdraw all') first"
+                    if ph == "draw" else "commit them ('meld done') or withdraw them first"))
+        if t is Discard:
+            return self._plan_staged_discard(action)
+        if ph == "draw":
+            raise IllegalActionError(rule, "take the pile ('take') or withdraw your staged melds")
+        return _GO_ON  # the game's own checks follow
+
+    def _stage_actions(self, avail, phase: str) -> list[Stage]:
+        """Every legal stage of a new meld (not the upcard's) from ``avail`` (supplied by each
+        game)."""
+        raise NotImplementedError
+
+    def _staging_tail(self) -> list[Action]:
+        """Withdrawals and ``meld done`` where they are legal, for the meld phase."""
+        if not self.staged:
+            return []
+        out: list[Action] = [WITHDRAW, WITHDRAW_ALL]
+        if self.is_legal(MELD_DONE):
+            out.append(MELD_DONE)
+        return out
+
+    def _plan_staged_discard(self, action):
+        """A discard while melds are staged (supplied by each game)."""
+        raise NotImplementedError
+
+    def _plan_commit(self, full):
+        """Check a committed melding as the one action it makes (the game's own planner)."""
+        t = type(full)
+        if t is Take:
+            return self._plan_take(full)
+        return self._plan_phase(full, t, self._phase)
+
+    def _staged_meld_action(self):
+        """The melding that ``meld done`` commits: a :class:`Meld` of the staged melds, or a
+        going out without a discard when they hold the whole hand (supplied by each game)."""
+        return Meld(canonical_specs(self.staged))
+
+    def _staged_take_action(self) -> Take:
+        """The take that ``take`` commits: the upcard's staged meld and the other staged
+        melds."""
+        up = self.staged[0]
+        return Take(up.rank, up.naturals, up.twos, up.jokers, canonical_specs(self.staged[1:]))
+
+    def _expand(self, action) -> list[Action] | None:
+        """The staged sequence that a one-action melding stands for (CC-6.9: ``meld A A A,
+        K K 2``, ``take 8 8 2, K K JK`` and ``out …; discard 4`` are shorthand), or ``None``
+        when the action is not shorthand here."""
+        t = type(action)
+        if t is not Meld and t is not Take and t is not GoOut:
+            return None
+        ph = self._phase
+        if ph not in ("draw", "meld") or not self._unmelded():
+            return None
+        if t is Take:
+            if ph != "draw" or not (action.naturals or action.twos or action.jokers
+                                    or action.extra):
+                return None
+            seq: list[Action] = [Stage(MeldSpec(action.rank, action.naturals, action.twos,
+                                                action.jokers), True)]
+            seq += [Stage(sp) for sp in action.extra]
+            seq.append(Take(action.rank))
+            return seq
+        if ph != "meld" or not action.melds:
+            return None
+        seq = [Stage(sp) for sp in action.melds]
+        if t is Meld:
+            seq.append(MELD_DONE)
+        else:
+            seq.append(MELD_DONE if action.discard is None else DISCARDS[action.discard]
+                       if isinstance(action.discard, int) and 0 <= action.discard < 14
+                       else Discard(action.discard))
+        return seq
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (rule ID and reason) if ``action`` is illegal; a
+        one-action melding is checked as its staged sequence (CC-6.9)."""
+        seq = self._expand(action)
+        if seq is None:
+            self._plan(action, seat)
+            return
+        self._seat_check(seat)
+        self._check_shape(action)
+        self._precheck_shorthand(action)
+        s = self
+        for a in seq:
+            s = s.apply(a, seat)
+
+    def apply(self, action: Action, seat: int | None = None):
+        """Check the action, then return the next state; a one-action melding is applied as
+        its staged sequence and commit (CC-6.9)."""
+        seq = self._expand(action)
+        if seq is None:
+            return super().apply(action, seat)
+        self._seat_check(seat)
+        self._check_shape(action)
+        self._precheck_shorthand(action)
+        s = self
+        for a in seq:
+            s = s.apply(a, seat)
+        return s
+
+    def _precheck_shorthand(self, action) -> None:
+        """Checks of a one-action melding as a whole, made before its staged steps so that its
+        refusal names the rule it breaks as a whole (default: none)."""
+
+    def unstaged(self):
+        """This state with the seat in turn's staged melds withdrawn (a copy; the per-turn
+        stage counter is reset too).  For planners that decide a whole melding at once."""
+        if not self.staged and not self.stages:
+            return self
+        s = self._copy()
+        s.staged = ()
+        s.staged_up = False
+        s.stages = 0
+        return s
+
+    def compound_options(self) -> list[Action]:
+        """For planners (bots, hints), not for ``legal_actions``: every one-action melding
+        the seat in turn could commit from here — a first melding ``meld A A A, K K 2``, a
+        take with further melds ``take 8 8 2, K K JK``, a concealed going out — each legal
+        shorthand for its staged sequence (CC-6.9, RR-6.11).  Their number grows
+        exponentially with the hand: that is why the engine stages.  Empty when the seat's
+        melds are not staged."""
+        if self.staged or not self._unmelded() or self._phase not in ("draw", "meld"):
+            return []
+        return self._compound_options()
+
+    def _compound_options(self) -> list[Action]:
+        return []
+
+    def _compound_takes(self, first_melds) -> list[Take]:
+        """Takes with further melds for a player whose melds are staged (``first_melds``:
+        counts, twos, jokers -> every set of new melds)."""
+        if self._phase != "draw" or not self.pile:
+            return []
+        r = self.pack.rank_of[self.pile[-1]]
+        if r in (JOKER, TWO, 3):
+            return []
+        counts = self._counts()
+        out = []
+        for up in self._take_candidates(r, counts):
+            if up.extra or not (up.naturals or up.twos or up.jokers):
+                continue
+            sub = list(counts)
+            sub[r] -= up.naturals
+            cands = [up] + [Take(r, up.naturals, up.twos, up.jokers, extra)
+                            for extra in first_melds(sub, counts[TWO] - up.twos,
+                                                     counts[JOKER] - up.jokers, r)]
+            out.extend(self._filter_legal(cands, self._plan_take))
+        return out
+
+    def _take_possible(self) -> bool:
+        """Whether the seat in turn can take the pile at all (CC-11.3, RR-12.2: with the stock
+        empty the hand ends when it cannot)."""
+        if not self._unmelded():
+            return bool(self._takes())
+        return bool(self._committable_upcard_melds())
+
+    def _committable_upcard_melds(self) -> list[MeldSpec]:
+        """For a player whose melds are staged (CC-6.9): the upcard melds (cards from hand)
+        with which *some* staged take commits, found by searching further melds largest first
+        with a bound on the count they can reach (cached per state)."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        got = c.get("up_melds")
+        if got is not None:
+            return got
+        got = c["up_melds"] = []
+        if not self.pile or self.staged:
+            return got
+        r = self.pack.rank_of[self.pile[-1]]
+        if r in (JOKER, TWO, 3):
+            return got
+        counts = self._counts()
+        for up in self._take_candidates(r, counts):
+            if up.extra or not (up.naturals or up.twos or up.jokers):
+                continue
+            spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
+            try:
+                self._check_stage(spec, True, counts)
+            except IllegalActionError:
+                continue
+            rest = list(counts)
+            rest[r] -= up.naturals
+            rest[TWO] -= up.twos
+            rest[JOKER] -= up.jokers
+            need = self.minimum_for(self.turn) - _count_of(up, r)
+            for extra in self._extras_largest_first(rest, r, need):
+                try:
+                    self._plan_take(Take(r, up.naturals, up.twos, up.jokers, extra))
+                except IllegalActionError:
+                    continue
+                got.append(spec)
+                break
+        return got
+
+    def _extras_largest_first(self, rest, up_rank: int, need: int):
+        """Candidate further melds for a take, largest count first, skipping sets whose best
+        completion cannot reach ``need`` (supplied by each game)."""
+        raise NotImplementedError
 
     def _plan_draw(self, action: Action, t) -> Any:
         """Draw phase: draw, take the pile, or (stock empty) decline it."""
@@ -591,11 +942,17 @@ class CanastaState(State):
         out = c.get("takes")
         if out is None:
             out = c["takes"] = []
-            if self.pile:
+            if self.pile and not self.staged:
                 r = self.pack.rank_of[self.pile[-1]]
                 if r not in (JOKER, TWO, 3):
-                    out.extend(self._filter_legal(self._take_candidates(r, self._counts()),
-                                                  self._plan_take))
+                    cands = self._take_candidates(r, self._counts())
+                    if not self._unmelded():
+                        out.extend(self._filter_legal(cands, self._plan_take))
+                    elif self.stages < STAGE_LIMIT:
+                        # CC-6.9: a player whose melds are staged stages the upcard's meld,
+                        # offered when some take with it can commit
+                        for sp in self._committable_upcard_melds():
+                            out.append(interned_stage(r, sp.naturals, sp.twos, sp.jokers, True))
         return out
 
     @abc.abstractmethod
@@ -633,6 +990,14 @@ class CanastaState(State):
 
     def _legal(self) -> list[Action]:
         ph = self._phase
+        if ph == "draw" and self.staged:
+            # the take being staged (CC-6.9): further melds, withdrawals, the take itself
+            out = list(self._stage_actions(self._avail(), ph))
+            out += [WITHDRAW, WITHDRAW_ALL]
+            commit = Take(self.staged[0].rank)
+            if self.is_legal(commit):
+                out.append(commit)
+            return out
         if ph == "draw":
             out: list[Action] = []
             if self.stock:
@@ -652,10 +1017,29 @@ class CanastaState(State):
         """Supplied by each game."""
 
     def _apply_checked(self, action: Action, plan):
-        """Apply a checked action to a copy: the deal here, the rest in :meth:`_apply_action`."""
+        """Apply a checked action to a copy: the deal here, staging and commits (CC-6.9), the
+        rest in :meth:`_apply_action`."""
         s = self._copy()
         t = type(action)
         seat = self.to_act[0] if self.to_act else -1
+        if t is Stage:
+            s.staged = self.staged + (action.spec,)
+            s.staged_up = self.staged_up or action.upcard
+            s.stages = self.stages + 1
+            return s
+        if t is Withdraw:
+            s.staged = () if action.all else self.staged[:-1]
+            s.staged_up = self.staged_up and bool(s.staged)
+            return s
+        if self.staged and (t is MeldDone or t is Take or t is Discard):
+            if type(plan) is tuple and plan and plan[0] == "commit":
+                action, plan = plan[1], plan[2]
+            else:
+                action = self._commit_of(action)
+                plan = used_counts(action) if type(action) in (Take, Meld, GoOut) else None
+            t = type(action)
+            s.staged = ()
+            s.staged_up = False
         text = str(action)
         if t is Deal:
             s._log(seat, text)
@@ -754,8 +1138,28 @@ class CanastaState(State):
         s._start_hand()
         return s
 
+    def _commit_of(self, action):
+        """The melding a commit action makes from the staged melds."""
+        t = type(action)
+        if t is MeldDone:
+            return self._staged_meld_action()
+        if t is Take:
+            return self._staged_take_action()
+        return self._staged_discard_action(action)
+
+    def _staged_discard_action(self, action):
+        """The going out a final discard commits (supplied by the games that have one)."""
+        raise IllegalActionError(self.RULES["staging"], "commit or withdraw your staged melds "
+                                 "before discarding")
+
     def apply_unchecked(self, action: Action):
         """Apply an action known to be legal (from :meth:`legal_actions`), for search."""
+        seq = self._expand(action)
+        if seq is not None:
+            s = self
+            for a in seq:
+                s = s.apply_unchecked(a)
+            return s
         t = type(action)
         plan = used_counts(action) if t is Take or t is Meld or t is GoOut else None
         return self._apply_checked(action, plan)

@@ -54,9 +54,16 @@ class CanastaObservation(Observation):
     def from_state(cls, state, seat: int):
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in cls.PUBLIC_FIELDS}
+        private = cls._private_of(state, seat)
+        if seat == state.turn and state.staged:
+            # CC-6.9 (a): the seat's own staged melds, seen by nobody else
+            private = {**private, "staged": state.staged, "staged_up": state.staged_up,
+                       "stages": state.stages}
+        elif seat == state.turn and state.stages:
+            private = {**private, "stages": state.stages}
         return cls(seat, state.options, state.hands[seat],
                    tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   cls._private_of(state, seat))
+                   private)
 
     @classmethod
     def _private_of(cls, state, seat: int) -> dict:
@@ -99,6 +106,17 @@ class CanastaObservation(Observation):
     def minimums(self) -> list[int | None]:
         """Minimum count per side for its first melding this hand."""
 
+    @property
+    def staged(self) -> tuple:
+        """The melds this seat has staged (CC-6.9), as :class:`MeldSpec`; the first is the
+        upcard's meld of a take when :attr:`staged_upcard`."""
+        return self.private.get("staged", ())
+
+    @property
+    def staged_upcard(self) -> bool:
+        """Whether the first staged meld is the upcard's meld of a take (CC-6.9)."""
+        return self.private.get("staged_up", False)
+
     def log(self) -> list[dict[str, Any]]:
         """The public log, oldest first."""
         return [{"seat": e[0], "action": e[1], "note": e[2]}
@@ -131,6 +149,9 @@ class CanastaObservation(Observation):
             "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
             "log": self.log(),
             "outcome": outcome.to_json() if outcome is not None else None,
+            # CC-6.9: this seat's own staged melds (always empty for other seats' turns)
+            "staged": [str(sp) for sp in self.staged],
+            "staged_upcard": self.staged_upcard,
         }
         data.update(self._json_extra())
         return data
@@ -155,6 +176,10 @@ class CanastaObservation(Observation):
                      + (" (frozen)" if j["pile_frozen"] else "")
                      + f"; stock {j['stock_size']}")
         lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))
+        if self.staged:
+            lines.append("Staged (only you see them): " + "; ".join(
+                str(sp) + (" + upcard" if i == 0 and self.staged_upcard else "")
+                for i, sp in enumerate(self.staged)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ determinization
@@ -235,6 +260,9 @@ class CanastaObservation(Observation):
         rng.shuffle(mixed)
         st.stock = tuple(mixed)
         self._fill_packets(st, filled)
+        st.staged = self.staged
+        st.staged_up = self.staged_upcard
+        st.stages = self.private.get("stages", 0)
         st._cache = None
         return st
 

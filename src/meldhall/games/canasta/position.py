@@ -12,7 +12,7 @@ import abc
 from typing import Any
 
 from meldhall.cards import Pack, parse_card
-from meldhall.errors import NotationError, RecordError
+from meldhall.errors import MeldhallError, NotationError, RecordError
 from meldhall.game import Outcome
 from meldhall.games.canasta.actions import format_kind, parse_kind
 from meldhall.games.canasta.engine import CanastaMeld, LogNode
@@ -151,6 +151,11 @@ class PositionCodec(abc.ABC):
                 "took_pile": s.took,
                 "melds_made": s.melds_made,
                 "new_meld_ranks": [_rank_text(r) for r in range(14) if (s.new_ranks >> r) & 1],
+                # CC-6.9 / RR-6.11: the melds the seat in turn has staged (private), the first
+                # being the upcard's meld of a take when "staged_upcard" is set
+                "staged": [str(sp) for sp in s.staged],
+                "staged_upcard": s.staged_up,
+                "stages_this_turn": s.stages,
             },
             "went_out": s.went_out,
             "outcome": s._outcome.to_json() if s._outcome is not None else None,
@@ -223,6 +228,7 @@ class PositionCodec(abc.ABC):
         for r in ts.get("new_meld_ranks", []):
             nr |= 1 << _rank_of_text(str(r))
         s.new_ranks = nr
+        self._load_staged(s, ts)
         s.went_out = d.get("went_out")
         s._outcome = Outcome.from_json(d["outcome"]) if d.get("outcome") is not None else None
         s.log = LogNode.from_entries(
@@ -233,6 +239,46 @@ class PositionCodec(abc.ABC):
                         for i, x in enumerate(d.get("known", [[] for _ in range(n)])))
         s._cache = None
         return s
+
+    @staticmethod
+    def _load_staged(s, ts: dict[str, Any]) -> None:
+        """The staged melds of the seat in turn (CC-6.9); positions written before staging
+        have none.  Each must fit in the hand beside the others."""
+        from meldhall.games.canasta.actions import _one_spec
+        from meldhall.games.canasta.engine import STAGE_LIMIT
+
+        staged = ts.get("staged") or []
+        if not isinstance(staged, list) or not all(isinstance(x, str) for x in staged):
+            raise RecordError("turn_state.staged must be a list of melds in notation")
+        try:
+            specs = tuple(_one_spec(x.split(), rules=s.RULES_PARSE) for x in staged)
+        except MeldhallError as exc:
+            raise RecordError(f"turn_state.staged: {exc}") from None
+        if specs:
+            hand = s.hands[s.turn]
+            rm = s.pack.rank_mask
+            used = [0] * 14
+            for sp in specs:
+                used[sp.rank] += sp.naturals
+                used[2] += sp.twos
+                used[0] += sp.jokers
+            for k in range(14):
+                if used[k] > (hand & rm[k]).bit_count():
+                    raise RecordError("turn_state.staged holds cards that are not in the hand "
+                                      f"of seat {s.turn}")
+        s.staged = specs
+        s.staged_up = bool(ts.get("staged_upcard", False)) and bool(specs)
+        stages = ts.get("stages_this_turn", len(specs))
+        if not isinstance(stages, int) or isinstance(stages, bool) or \
+                not len(specs) <= stages <= STAGE_LIMIT:
+            raise RecordError(f"turn_state.stages_this_turn must be a whole number from "
+                              f"{len(specs)} to {STAGE_LIMIT}")
+        s.stages = stages
+        if specs and s._phase not in ("draw", "meld"):
+            raise RecordError("melds are staged only in the draw or meld phase (CC-6.9)")
+        if specs and s._phase == "draw" and not s.staged_up:
+            raise RecordError("in the draw phase the first staged meld is the upcard's "
+                              "(turn_state.staged_upcard, CC-6.9)")
 
     def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:  # noqa: B027
         """Read the game's own fields into ``s`` (placing their cards through ``rd``)."""

@@ -22,12 +22,12 @@ from meldhall.errors import IllegalActionError, NotationError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Discard, Draw, GoOut, Meld,
-    MeldSpec, Pass, Take, format_kind, parse_canasta_action,
+    MeldSpec, Pass, Take, canonical_specs, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS,
-    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, kind_name, plural,
-    set_item,
+    DISCARDS, HELD_KINDS, STAGE_LIMIT,
+    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld,
+    interned_stage, kind_name, plural, set_item, wild_splits,
 )
 from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -74,7 +74,7 @@ class ClassicCanastaState(CanastaState):
         "stock_empty": "CC-11.3", "turn_start": "CC-5.2", "minimum": "CC-7.1",
         "minimum_take": "CC-7.4", "pile_empty": "CC-8.1", "pile_blocked": "CC-8.2",
         "take_frozen": "CC-8.5", "take_wild_frozen": "CC-8.5", "take_wild": "CC-8.6",
-        "take_route": "CC-8.6",
+        "take_route": "CC-8.6", "staging": "CC-6.9",
     }
 
     def _phase_actor(self, phase: str) -> int | None:
@@ -145,8 +145,11 @@ class ClassicCanastaState(CanastaState):
         self.conceal_ok = not (self.seat_melded >> seat) & 1
         self.b3_done = False
         self.no_discard = False
+        self.staged = ()
+        self.staged_up = False
+        self.stages = 0
         self._cache = None
-        if not self.stock and not self._takes():
+        if not self.stock and not self._take_possible():
             self._end_hand("stock_exhausted", None)
 
     # ------------------------------------------------------------------ helpers
@@ -190,6 +193,173 @@ class ClassicCanastaState(CanastaState):
                 "CC-5.7", f"that would leave you {what}, which is allowed only when going out; "
                 f"{rule}: {text}"
             )
+
+    # ------------------------------------------------------------------ staging (CC-6.9)
+    def _unmelded(self) -> bool:
+        return not self.side_has_melded(self.side_of[self.turn])
+
+    def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
+        """CC-6.9 (a): a staged meld is checked against CC-6.1–CC-6.3, and against CC-6.4
+        counting the other staged melds; the upcard's meld also against CC-8.5–CC-8.6."""
+        r, n, w = spec.rank, spec.naturals, spec.wilds
+        name = format_kind(r) if r else "wild"
+        if upcard:
+            top = self._top_rank()
+            if r != top:
+                raise IllegalActionError(
+                    "CC-8.5", f"the upcard is a {format_kind(top)}: its meld is of "
+                    f"{format_kind(top)}s")
+            for k, c in ((r, n), (TWO, spec.twos), (JOKER, spec.jokers)):
+                self._need(avail, k, c, "CC-8.5")
+            frozen = self._frozen_for(self._side())
+            if n == 0 and w == 0:
+                raise IllegalActionError(
+                    "CC-8.6", f"your side has no meld of {name}s: the upcard alone cannot be "
+                    f"added; take it with a natural pair of {name}s")
+            if frozen and n < 2:
+                why = ("frozen" if self.pile_frozen else "frozen against your side until it "
+                       "melds (CC-8.4)")
+                raise IllegalActionError(
+                    "CC-8.5", f"the pile is {why}; taking it needs a natural pair of {name}s "
+                    f"(you hold {avail[r] or 'no'} {name})")
+            if n < 2:
+                if n < 1 or w < 1:
+                    raise IllegalActionError(
+                        "CC-8.6", f"take the pile with two natural {name}s, or one natural and "
+                        "one wild card")
+                if not self.options.unfrozen_take_with_wild:
+                    raise IllegalActionError(
+                        "CC-8.6", "under these rules the pile is taken only with a natural pair")
+            if not meld_ok(n + 1, w, self.options.wild_ratio):
+                raise IllegalActionError(
+                    "CC-6.2", f"a meld of {n + 1} natural {name}s and {w} wild cards is not "
+                    "allowed: at least two naturals, at most three wild cards"
+                    + (", no more wild cards than naturals"
+                       if self.options.wild_ratio == "seed" else ""))
+            return
+        taken = {sp.rank for sp in self.staged}
+        if r in taken:
+            raise IllegalActionError(
+                "CC-6.4", f"you have already staged a meld of {name}s: a side has one meld of "
+                "each rank (withdraw it to change it)")
+        if r == 3:
+            if w:
+                raise IllegalActionError("CC-9.5", "a black-three meld has no wild cards")
+            if not 3 <= n <= self._b3_max():
+                raise IllegalActionError(
+                    "CC-9.5", f"a black-three meld has 3 to {self._b3_max()} black threes")
+            self._need(avail, 3, n, "CC-9.5")
+            return
+        self._check_specs((spec,))
+        for k, c in ((r, n), (TWO, spec.twos), (JOKER, spec.jokers)):
+            self._need(avail, k, c, "CC-6.5")
+
+    def _stage_actions(self, avail, phase: str) -> list:
+        """Every stage of a new meld from ``avail`` (valid by construction, CC-6.1–CC-6.4);
+        black threes only after the draw (they are checked as a going out at the commit)."""
+        if self.stages >= STAGE_LIMIT:
+            return []
+        taken = {sp.rank for sp in self.staged}
+        tw, jk = avail[TWO], avail[JOKER]
+        pagat = self.options.wild_ratio == "pagat"
+        out = []
+        for r in NATURAL_RANKS:
+            if r in taken or avail[r] < 2:
+                continue
+            for n in range(avail[r], 1, -1):
+                cap = 3 if pagat else min(3, n)
+                for t, j in wild_splits(max(0, 3 - n), min(cap, tw + jk), tw, jk):
+                    out.append(interned_stage(r, n, t, j))
+        if phase == MELD and 3 not in taken:
+            for b in range(3, min(avail[3], self._b3_max()) + 1):
+                out.append(interned_stage(3, b, 0, 0))
+        return out
+
+    def _staged_meld_action(self):
+        """``meld done``: the staged melds as one first melding (CC-7.1), or — when they hold
+        the whole hand — a going out without a discard (CC-10.2, CC-10.6)."""
+        specs = canonical_specs(self.staged)
+        if not any(self._avail()):
+            return GoOut(specs, None)
+        return Meld(specs)
+
+    def _plan_staged_discard(self, action):
+        """CC-6.9 (c): a discard while melds are staged commits a concealed going out."""
+        avail = self._avail()
+        if not 0 <= action.kind < 14 or avail[action.kind] < 1:
+            raise IllegalActionError(
+                "CC-5.2", f"you hold no {kind_name(action.kind)} outside your staged melds to "
+                "discard")
+        if sum(avail) != 1:
+            raise IllegalActionError(
+                "CC-6.9", "a discard while melds are staged goes out concealed, so the staged "
+                "melds must hold every other card: commit them ('meld done') or withdraw them "
+                "('withdraw all') first")
+        full = self._staged_discard_action(action)
+        return ("commit", full, self._plan_go_out(full))
+
+    def _compound_options(self) -> list[Action]:
+        """The one-action meldings of a side that has not melded (CC-6.9 shorthand)."""
+        ratio = self.options.wild_ratio
+        if self._phase == DRAW:
+            def first_melds(sub, tw, jk, r):
+                sub = list(sub)
+                sub[r] = 0
+                others = [x for x in NATURAL_RANKS if x != r]
+                for extra, _, _ in enum_new_melds(sub, others, tw, jk, ratio):
+                    if extra:
+                        yield extra
+            return list(self._compound_takes(first_melds))
+        counts = self._counts()
+        minimum = self.minimum_for(self.turn)
+        cands: list[Action] = []
+        for specs, _, _ in enum_new_melds(counts, NATURAL_RANKS, counts[TWO], counts[JOKER],
+                                          ratio):
+            if specs and sum(sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+                             for sp in specs) >= minimum:
+                cands.append(Meld(specs))
+        if not self.took:
+            cands.extend(self._go_out_candidates(counts))
+        return self._filter_legal(cands)
+
+    def _precheck_shorthand(self, action) -> None:
+        """``out …`` is a concealed going out as a whole (CC-10.6): its own check first."""
+        if type(action) is GoOut and not self.staged:
+            self._plan_go_out(action)
+
+    def _staged_discard_action(self, action):
+        return GoOut(canonical_specs(self.staged), action.kind)
+
+    def _extras_largest_first(self, rest, up_rank: int, need: int):
+        """Further new melds for a take (CC-7.4), largest first; sets whose best completion
+        cannot reach ``need`` points are skipped."""
+        ranks = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
+        pagat = self.options.wild_ratio == "pagat"
+        best_nat = [0] * (len(ranks) + 1)
+        for i in range(len(ranks) - 1, -1, -1):
+            best_nat[i] = best_nat[i + 1] + rest[ranks[i]] * V[ranks[i]]
+
+        def rec(i: int, tl: int, jl: int, got: int):
+            if got + best_nat[i] + tl * V[TWO] + jl * V[JOKER] < need:
+                return
+            if i == len(ranks):
+                yield ()
+                return
+            r = ranks[i]
+            for n in range(rest[r], 1, -1):
+                cap = 3 if pagat else min(3, n)
+                for w in range(min(cap, tl + jl), max(0, 3 - n) - 1, -1):
+                    for j in range(min(w, jl), -1, -1):
+                        t = w - j
+                        if t > tl:
+                            continue
+                        value = n * V[r] + t * V[TWO] + j * V[JOKER]
+                        for more in rec(i + 1, tl - t, jl - j, got + value):
+                            yield (MeldSpec(r, n, t, j),) + more
+            yield from rec(i + 1, tl, jl, got)
+
+        for specs in rec(0, rest[TWO], rest[JOKER], 0):
+            yield canonical_specs(specs)
 
     # ------------------------------------------------------------------ legality
     def _turn_rule_key(self) -> str:
@@ -351,7 +521,6 @@ class ClassicCanastaState(CanastaState):
     def _take_candidates(self, r: int, counts) -> list[Take]:
         """Candidate takes of the pile (CC-8.5, CC-8.6), filtered by :meth:`_plan_take`."""
         side = self._side()
-        melded = self.side_has_melded(side)
         tw, jk = counts[TWO], counts[JOKER]
         if self.melds[side][r] is not None:
             cands = self._takes_onto_meld(r, counts, True)
@@ -367,14 +536,8 @@ class ClassicCanastaState(CanastaState):
                         j = w - t
                         if j > jk:
                             continue
-                        if melded:
-                            cands.append(Take(r, n, t, j))
-                        else:
-                            sub = list(counts)
-                            sub[r] = 0
-                            others = [x for x in NATURAL_RANKS if x != r]
-                            for extra, _, _ in enum_new_melds(sub, others, tw - t, jk - j, ratio):
-                                cands.append(Take(r, n, t, j, extra))
+                        # a side that has not melded stages further melds (CC-6.9)
+                        cands.append(Take(r, n, t, j))
         return cands
 
     def _take_forced(self) -> bool:
@@ -707,28 +870,21 @@ class ClassicCanastaState(CanastaState):
                 for b in range(3, min(counts[3], b3max) + 1):
                     slow.append(Meld((MeldSpec(3, b),)))
             else:
-                # A first melding (CC-6.9, CC-7.1): the melds are valid by construction, so
-                # one that reaches the minimum and leaves two or more cards needs no more check.
-                minimum = self.minimum_for(self.turn)
-                for specs, _, _ in enum_new_melds(counts, NATURAL_RANKS, tw, jk, ratio):
-                    if not specs:
-                        continue
-                    total = size = 0
-                    for sp in specs:
-                        total += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
-                        size += sp.naturals + sp.twos + sp.jokers
-                    if total < minimum:
-                        continue
-                    if h - size >= 2 and not must_go:
-                        out.append(Meld(specs))
-                    else:
-                        slow.append(Meld(specs))
-                if not self.took:
-                    slow.extend(self._go_out_candidates(counts))
+                # A side that has not melded stages its melds one at a time (CC-6.9): each
+                # stage is valid by construction; the commit carries the whole check.
+                out.extend(self._stage_actions(self._avail(), MELD))
+                out.extend(self._staging_tail())
         out.extend(self._filter_legal(slow))
-        if self.no_discard:
+        if self.staged:
+            # CC-6.9 (c): the only discard is the one that goes out concealed
+            avail = self._avail()
+            if sum(avail) == 1:
+                d = DISCARDS[next(k for k in HELD_KINDS if avail[k])]
+                if self.is_legal(d):
+                    out.append(d)
+        elif self.no_discard:
             out.append(_PASS)
-        elif not self.no_discard:
+        else:
             for k in HELD_KINDS:
                 if counts[k]:
                     if h == 1:

@@ -24,12 +24,13 @@ from meldhall.errors import IllegalActionError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
     NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Discard, Draw, GoOutNow, Kitty, Meld,
-    MeldSpec, Pass, Take, format_kind, parse_canasta_action,
+    MeldDone, MeldSpec, Pass, Stage, Take, Withdraw, canonical_specs, format_kind,
+    parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS,
-    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld, plural, set_item,
-    used_counts, wild_splits,
+    DISCARDS, HELD_KINDS, STAGE_LIMIT,
+    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld,
+    interned_stage, plural, set_item, used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.railroad_canasta.options import CANASTA_TYPES, RailroadCanastaOptions
@@ -85,9 +86,10 @@ class RailroadCanastaState(CanastaState):
         "deal": "RR-4.1", "stock_empty": "RR-12.2", "turn_start": "RR-5.2",
         "minimum": "RR-7.1", "minimum_take": "RR-7.3", "pile_empty": "RR-8.1",
         "pile_blocked": "RR-8.2", "take_frozen": "RR-8.5", "take_wild_frozen": "RR-8.7",
-        "take_wild": "RR-8.7", "take_route": "RR-8.4",
+        "take_wild": "RR-8.7", "take_route": "RR-8.4", "staging": "RR-6.11",
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
+    RULES_PARSE = RAILROAD_PARSE_RULES
 
     # ------------------------------------------------------------------ views
     def has_melded(self, seat: int) -> bool:
@@ -179,8 +181,11 @@ class RailroadCanastaState(CanastaState):
         self.melds_made = 0
         self.new_ranks = 0
         self.b3_done = False
+        self.staged = ()
+        self.staged_up = False
+        self.stages = 0
         self._cache = None
-        if not self.stock and not self._takes():
+        if not self.stock and not self._take_possible():
             self._end_hand("stock_exhausted", None)
 
     # ------------------------------------------------------------------ meld arithmetic
@@ -286,6 +291,214 @@ class RailroadCanastaState(CanastaState):
         """RR-5.7(b): the kitty waits, eligible, and the option allows emptying the hand."""
         return (self.options.allow_empty_hand_into_kitty and not self.b3_done
                 and self.kitty_open(seat, types))
+
+    # ------------------------------------------------------------------ staging (RR-6.11)
+    def _unmelded(self) -> bool:
+        return not self.has_melded(self.turn)
+
+    def _unfinished_staged(self) -> set[int]:
+        """Categories with an unfinished (under seven cards) staged meld (RR-6.7)."""
+        out = set()
+        for i, sp in enumerate(self.staged):
+            size = sp.size + (1 if i == 0 and self.staged_up else 0)
+            if size < 7:
+                out.add(sp.rank)
+        return out
+
+    def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
+        """RR-6.11: a staged meld is checked against RR-6.1–RR-6.4, RR-6.6 and RR-6.8, and
+        against RR-6.7 counting the other staged melds; the upcard's meld also against
+        RR-8.4, RR-8.5 and RR-8.7."""
+        r, n, w = spec.rank, spec.naturals, spec.wilds
+        if upcard:
+            top = self._top_rank()
+            name = format_kind(top)
+            if r != top:
+                raise IllegalActionError(
+                    "RR-8.4", f"the upcard is a {name}: its meld is of {name}s")
+            self._need_all(avail, [n if k == r else spec.twos if k == TWO else
+                                   spec.jokers if k == JOKER else 0 for k in range(14)], "RR-8.4")
+            if n == 0 and w == 0:
+                raise IllegalActionError(
+                    "RR-8.5", f"you have no unfinished meld of {name}s: take the pile with a "
+                    f"natural pair of {name}s")
+            if n < 2:
+                if not (self.options.take_with_natural_and_wild and n == 1 and w >= 1):
+                    raise IllegalActionError(
+                        "RR-8.7" if w else "RR-8.4",
+                        f"taking the pile needs a natural pair of {name}s (a natural and a wild "
+                        "card are not enough)")
+                if self.pile_frozen:
+                    raise IllegalActionError(
+                        "RR-8.7", "a frozen pile is taken only with a natural pair")
+            problem = self._spec_problem(MeldSpec(r, n + 1, spec.twos, spec.jokers))
+            if problem:
+                raise IllegalActionError(*problem)
+            return
+        if self._sevens_forced() and not (r == SEVEN and not w):
+            raise IllegalActionError(
+                "RR-12.4", "you hold only sevens under the sevens lock: you must meld every "
+                "seven you can")
+        if r == BLACK3:
+            if w:
+                raise IllegalActionError("RR-6.5", "a black-three meld has no wild cards")
+            if n < 3:
+                raise IllegalActionError("RR-6.5", "a black-three meld has three or more black "
+                                         "threes")
+            if any(sp.rank == BLACK3 for sp in self.staged):
+                raise IllegalActionError("RR-6.5", "the black-three meld is made on its own")
+            self._need(avail, BLACK3, n, "RR-6.5")
+            return
+        problem = self._spec_problem(spec)
+        if problem:
+            raise IllegalActionError(*problem)
+        if spec.size < 7 and r in self._unfinished_staged():
+            raise IllegalActionError(
+                "RR-6.7", "you have already staged an unfinished meld of "
+                f"{'wild cards' if r == JOKER else format_kind(r) + 's'}: one unfinished meld "
+                "per category (withdraw it to change it)")
+        self._need_all(avail, [n if k == r else spec.twos if k == TWO else
+                               spec.jokers if k == JOKER else 0 for k in range(14)], "RR-6.1")
+
+    def _forced_meldings(self) -> list[tuple[MeldSpec, ...]]:
+        """RR-12.4 for a player who has not melded: the sevens meldings that commit."""
+        def compute():
+            counts = self._counts()
+            return [specs for specs in self._first_melds(counts, 0, 0, sevens_only=True)
+                    if self.is_legal_commit(Meld(specs))]
+        return self._cached("forced_meldings", compute)
+
+    def is_legal_commit(self, full) -> bool:
+        """Whether a melding would pass its commit check (RR-6.11), without staging it."""
+        try:
+            self._plan_commit(full)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _stage_actions(self, avail, phase: str) -> list:
+        """Every stage of a new meld from ``avail``, valid by construction (RR-6.1–RR-6.4,
+        RR-6.7 against the staged melds); under the sevens lock only the sevens meldings that
+        can commit (RR-12.4)."""
+        if self.stages >= STAGE_LIMIT:
+            return []
+        if phase == MELD and self._sevens_forced():
+            return self._forced_stages()
+        unfinished = self._unfinished_staged()
+        tw, jk = avail[TWO], avail[JOKER]
+        limit = self.options.wild_limit
+        out = []
+        for r in _CATEGORIES:
+            if r == JOKER:
+                lo = 7 if JOKER in unfinished else 3
+                for t, j in wild_splits(lo, min(7, tw + jk), tw, jk):
+                    out.append(interned_stage(JOKER, 0, t, j))
+                continue
+            if avail[r] < 2:
+                continue
+            for n in range(min(avail[r], 7), 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                lo = max(0, 3 - n, 7 - n if r in unfinished else 0)
+                for t, j in wild_splits(lo, max_w, tw, jk):
+                    out.append(interned_stage(r, n, t, j))
+        if phase == MELD and avail[BLACK3] >= 3 and not any(sp.rank == BLACK3
+                                                             for sp in self.staged):
+            for b in range(3, avail[BLACK3] + 1):
+                out.append(interned_stage(BLACK3, b, 0, 0))
+        return out
+
+    def _forced_stages(self) -> list:
+        """RR-12.4: the next stages of the committable sevens meldings that extend what is
+        staged (so a forced melding always reaches its commit)."""
+        staged = list(self.staged)
+        out = []
+        for specs in self._forced_meldings():
+            rest = list(specs)
+            ok = True
+            for sp in staged:
+                if sp in rest:
+                    rest.remove(sp)
+                else:
+                    ok = False
+                    break
+            if ok:
+                for sp in rest:
+                    a = interned_stage(sp.rank, sp.naturals, sp.twos, sp.jokers)
+                    if a not in out:
+                        out.append(a)
+        return out
+
+    def _plan_staging(self, action, t, ph: str):
+        if t is Withdraw and ph == MELD and self.staged and self._sevens_forced():
+            raise IllegalActionError(
+                "RR-12.4", "under the sevens lock the sevens melding is made at once: stage the "
+                "rest of it and commit ('meld done')")
+        if t is Stage and ph == MELD and self._sevens_forced() and self.staged \
+                and self.stages < STAGE_LIMIT:
+            if interned_stage(action.spec.rank, action.spec.naturals, action.spec.twos,
+                              action.spec.jokers) not in self._forced_stages():
+                raise IllegalActionError(
+                    "RR-12.4", "under the sevens lock, stage only sevens melds that complete a "
+                    "melding you can commit")
+        return super()._plan_staging(action, t, ph)
+
+    def _staging_tail(self) -> list:
+        if self.staged and self._phase == MELD and self._sevens_forced():
+            return [a for a in (MeldDone(),) if self.is_legal(a)]
+        return super()._staging_tail()
+
+    def _compound_options(self) -> list[Action]:
+        """The one-action meldings of a player who has not melded (RR-6.11 shorthand)."""
+        if self._phase == DRAW:
+            def first_melds(sub, tw, jk, r):
+                for extra in self._first_melds(sub, tw, jk):
+                    yield extra
+            return list(self._compound_takes(first_melds))
+        counts = self._counts()
+        if self._sevens_forced():
+            return [Meld(specs) for specs in self._forced_meldings()]
+        return self._filter_legal([Meld(specs) for specs in
+                                   self._first_melds(counts, counts[TWO], counts[JOKER])])
+
+    def _plan_staged_discard(self, action):
+        raise IllegalActionError(
+            "RR-6.11", "you have staged melds: commit them ('meld done') or withdraw them "
+            "('withdraw all') before discarding")
+
+    def _extras_largest_first(self, rest, up_rank: int, need: int):
+        """Further new melds for a take (RR-7.3), largest first, one per category; sets whose
+        best completion cannot reach ``need`` points are skipped."""
+        cats = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
+        limit = self.options.wild_limit
+        best = [0] * (len(cats) + 1)
+        for i in range(len(cats) - 1, -1, -1):
+            best[i] = best[i + 1] + min(rest[cats[i]], 7) * V[cats[i]]
+
+        def rec(i: int, tl: int, jl: int, got: int):
+            if got + best[i] + tl * V[TWO] + jl * V[JOKER] < need:
+                return
+            if i == len(cats):
+                for t, j in wild_splits(3, min(7, tl + jl), tl, jl):
+                    if got + t * V[TWO] + j * V[JOKER] >= need:
+                        yield (MeldSpec(JOKER, 0, t, j),)
+                if got >= need:
+                    yield ()
+                return
+            r = cats[i]
+            for n in range(min(rest[r], 7), 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                for w in range(min(max_w, tl + jl), max(0, 3 - n) - 1, -1):
+                    for j in range(min(w, jl), -1, -1):
+                        t = w - j
+                        if t > tl:
+                            continue
+                        value = n * V[r] + t * V[TWO] + j * V[JOKER]
+                        for more in rec(i + 1, tl - t, jl - j, got + value):
+                            yield (MeldSpec(r, n, t, j),) + more
+            yield from rec(i + 1, tl, jl, got)
+
+        for specs in rec(0, rest[TWO], rest[JOKER], 0):
+            yield canonical_specs(specs)
 
     # ------------------------------------------------------------------ legality
     def _plan_phase(self, action: Action, t, ph: str):
@@ -429,7 +642,6 @@ class RailroadCanastaState(CanastaState):
         """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
         :meth:`_plan_take`."""
         seat = self.turn
-        melded = self.has_melded(seat)
         tw, jk = counts[TWO], counts[JOKER]
         if self.melds[seat][r] is not None:
             cands = self._takes_onto_meld(r, counts, self.options.take_with_natural_and_wild)
@@ -441,13 +653,8 @@ class RailroadCanastaState(CanastaState):
                 for t, j in wild_splits(0 if n >= 2 else 1, max_w, tw, jk):
                     if n + t + j + 1 < 3:
                         continue
-                    # RR-7.3: a first melding may be the take alone when it reaches the minimum
+                    # a player who has not melded stages further melds (RR-6.11)
                     cands.append(Take(r, n, t, j))
-                    if not melded:
-                        sub = list(counts)
-                        sub[r] -= n
-                        for extra in self._first_melds(sub, tw - t, jk - j):
-                            cands.append(Take(r, n, t, j, extra))
         return cands
 
     def _take_forced(self) -> bool:
@@ -693,9 +900,12 @@ class RailroadCanastaState(CanastaState):
                 if b3 >= 3:
                     slow.append(Meld((MeldSpec(BLACK3, b3),)))
             else:
-                for specs in self._first_melds(counts, tw, jk):
-                    slow.append(Meld(specs))
+                # a player who has not melded stages melds one at a time (RR-6.11)
+                out.extend(self._stage_actions(self._avail(), MELD))
+                out.extend(self._staging_tail())
         for k in HELD_KINDS:
+            if self.staged:
+                break  # RR-6.11: commit or withdraw the staged melds before discarding
             if counts[k]:
                 d = DISCARDS[k]
                 if fast and h >= 2 and (k != SEVEN or not self._locked_now()):

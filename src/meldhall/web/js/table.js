@@ -80,7 +80,7 @@ function onMessage(m) {
       break;
     case "state": {
       msg = m;
-      if (pending !== null && m.common.version !== pendingVersion) {
+      if (pending !== null && tableVersion(m) !== pendingVersion) {
         // the table moved on while this page's move was on its way: that move was played (its
         // "accepted" may come after this state), so the selection is done with
         pending = null;
@@ -129,13 +129,19 @@ function onMessage(m) {
   }
 }
 
+// The version a move is sent at: the seat to act gets the table's full version in its view
+// (its own staged melds count); everyone else sees only the public one.
+function tableVersion(m) {
+  return m.view && m.view.version !== undefined ? m.view.version : m.common.version;
+}
+
 function sendAction(action) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !msg) return;
   if (pending !== null) return;          // one move at a time: no double clicks
   pending = ++seq;
   sentId = pending;
-  pendingVersion = msg.common.version;
-  ws.send(JSON.stringify({ type: "action", action, version: msg.common.version, id: pending }));
+  pendingVersion = tableVersion(msg);
+  ws.send(JSON.stringify({ type: "action", action, version: pendingVersion, id: pending }));
   if (focusInfo()) { focusLost = true; afterMove = true; }
   renderActions();
 }
@@ -398,7 +404,7 @@ function renderActions() {
 // version it was worked out at: once the table moves on it is gone.
 
 function currentHint() {
-  return hint && msg && hint.version === msg.common.version ? hint : null;
+  return hint && msg && hint.version === tableVersion(msg) ? hint : null;
 }
 
 function plural(n, word) {
@@ -452,8 +458,8 @@ function hintPanel(legal) {
 }
 
 async function askHint() {
-  if (!msg || role !== "seat" || (hint && hint.loading && hint.version === msg.common.version)) return;
-  const version = msg.common.version;
+  if (!msg || role !== "seat" || (hint && hint.loading && hint.version === tableVersion(msg))) return;
+  const version = tableVersion(msg);
   const hadFocus = document.activeElement && document.activeElement.id === "hint-btn";
   hint = { version, loading: true };
   renderActions();
@@ -464,7 +470,7 @@ async function askHint() {
   } catch (e) {
     hint = { version, error: e.message };
   }
-  if (!msg || hint.version !== msg.common.version) return;   // the table moved on meanwhile
+  if (!msg || hint.version !== tableVersion(msg)) return;   // the table moved on meanwhile
   const info = focusInfo();
   renderActions();
   const best = $("hint-move");
