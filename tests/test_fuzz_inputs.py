@@ -378,3 +378,58 @@ def test_soak_mutated_positions(m, pick):
 @given(mutations(RECORDS, RECORD_PATHS))
 def test_soak_mutated_records(m):
     _mutated_records(m)
+
+
+# ------------------------------------------------------------------------------ the command
+
+
+def _bad_files() -> dict[str, str]:
+    rec, pos = RECORDS[0], POSITIONS[1]
+    short_known = dump_position(new_game("classic-canasta", players=2, seed=1).apply_text("draw"))
+    short_known["known"] = []
+    return {
+        "record-seed-5000-digits": _text_with(rec, "seed", BIG),
+        "record-seed-infinity": _text_with(rec, "seed", "Infinity"),
+        "record-players-1e400": _text_with(rec, "players", "1e400"),
+        "record-deep": _text_with(rec, "result", DEEP),
+        "record-result-list": json.dumps({**rec, "result": [1]}),
+        "position-seed-5000-digits": _text_with(pos, "seed", BIG),
+        "position-deep": _text_with(pos, "options", DEEP),
+        "position-card-object": json.dumps({**pos, "pile": [{"a": 1}]}),
+        "position-short-known": json.dumps(short_known),
+        "not-json": "{\"format\": ",
+    }
+
+
+@pytest.mark.parametrize("command", ["replay", "hint"])
+@pytest.mark.parametrize("name", list(_bad_files()))
+def test_cli_refuses_bad_files(tmp_path, command, name):
+    from typer.testing import CliRunner
+
+    from meldhall.cli import app
+
+    path = tmp_path / f"{name}.json"
+    path.write_text(_bad_files()[name], encoding="utf-8")
+    r = CliRunner().invoke(app, [command, str(path), *(["--bot", "heuristic"]
+                                                       if command == "hint" else [])],
+                           env={"COLUMNS": "400"})  # so that rich does not wrap the line
+    assert r.exit_code == 2, (r.exit_code, r.output)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    assert "internal error" not in r.stderr and "Traceback" not in r.output
+    assert len(lines[0]) < 300
+
+
+def test_cli_replay_in_a_real_process(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "big.json"
+    path.write_text(_bad_files()["record-seed-5000-digits"], encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "meldhall", "replay", str(path)], check=False,
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "COLUMNS": "400"})
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr and p.stdout == ""
+    assert p.stderr.strip().splitlines() == [p.stderr.strip()]
+    assert "seed" in p.stderr

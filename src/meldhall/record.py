@@ -169,6 +169,16 @@ def load_record(source) -> Record:
     if not isinstance(data.get("actions", []), list) or not all(
             isinstance(a, str) for a in data.get("actions", [])):
         raise RecordError("record field 'actions' must be a list of actions in notation")
+    if not isinstance(data.get("seats") or [], list) or not all(
+            isinstance(x, str) for x in data.get("seats") or []):
+        raise RecordError("record field 'seats' must be a list of names")
+    for name in ("options", "result"):
+        if not isinstance(data.get(name) or {}, dict):
+            raise RecordError(f"record field {name!r} must be an object")
+    for name in ("game", "players", "seed", "dealer"):
+        if isinstance(data.get(name), dict | list):
+            raise RecordError(f"record field {name!r} must be a "
+                              + ("name" if name == "game" else "number"))
     try:
         rec = Record(
             game=str(data["game"]),
