@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meldhall import safe_json
 from meldhall.errors import MeldhallError, RecordError
 from meldhall.game import State
 
@@ -35,8 +36,9 @@ VERSION = 1
 
 
 def _read_json(source) -> dict:
+    """A document from a dict, JSON text or a path; numbers and nesting checked (safe_json)."""
     if isinstance(source, dict):
-        return source
+        return safe_json.check(source)
     is_text = isinstance(source, str) and source.lstrip().startswith("{")
     if isinstance(source, Path) or (isinstance(source, str) and not is_text):
         path = Path(source)
@@ -46,13 +48,11 @@ def _read_json(source) -> dict:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise RecordError(f"cannot read {path}: it is not UTF-8 text") from None
+        except ValueError as exc:  # a NUL character in the name
+            raise RecordError(f"cannot read {str(path)!r}: {exc}") from None
     else:
         text = source
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    data = safe_json.loads(text)
     if not isinstance(data, dict):
         raise RecordError("a record or position must be a JSON object")
     return data
@@ -169,6 +169,16 @@ def load_record(source) -> Record:
     if not isinstance(data.get("actions", []), list) or not all(
             isinstance(a, str) for a in data.get("actions", [])):
         raise RecordError("record field 'actions' must be a list of actions in notation")
+    if not isinstance(data.get("seats") or [], list) or not all(
+            isinstance(x, str) for x in data.get("seats") or []):
+        raise RecordError("record field 'seats' must be a list of names")
+    for name in ("options", "result"):
+        if not isinstance(data.get(name) or {}, dict):
+            raise RecordError(f"record field {name!r} must be an object")
+    for name in ("game", "players", "seed", "dealer"):
+        if isinstance(data.get(name), dict | list):
+            raise RecordError(f"record field {name!r} must be a "
+                              + ("name" if name == "game" else "number"))
     try:
         rec = Record(
             game=str(data["game"]),
@@ -234,7 +244,7 @@ def load_position(source) -> State:
     from meldhall import GAMES, game_module
 
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise RecordError(f"unknown game in position: {game!r}")
     mod = _position_module(game_module(game))
     try:

@@ -122,8 +122,8 @@ def replay_command(
         console.print("The record ends before the game does.", style="yellow")
     result = rec.result or {}
     if result.get("finished") and prev is not None and prev.is_terminal:
-        recorded = list(result.get("scores") or [])
-        if recorded and recorded != list(prev.scores):
+        recorded = result.get("scores")
+        if isinstance(recorded, list) and recorded and recorded != list(prev.scores):
             console.print(f"Note: the record states final scores {recorded}, the replay gives "
                           f"{list(prev.scores)}.", style="yellow")
 

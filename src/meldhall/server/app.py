@@ -34,13 +34,16 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ValidationError
 
 from meldhall import GAMES, new_game
 from meldhall.bots import BOT_NAMES, make_bot
-from meldhall.errors import MeldhallError
+from meldhall import safe_json
+from meldhall.errors import MeldhallError, RecordError
 from meldhall.record import dump_record, load_record
 from meldhall.server import views
 from meldhall.server.config import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, Settings
@@ -97,10 +100,11 @@ async def _read_json(request: Request, limit: int = MAX_MESSAGE_BYTES) -> Any:
         if len(body) > limit:
             raise Refusal("too_large", f"the request body is larger than the limit of {limit} "
                           "bytes", status=413)
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise Refusal("malformed", f"the body is not valid JSON ({exc})", status=400) from None
+    try:  # refuses deep nesting before parsing, and non-finite or huge numbers
+        return safe_json.loads(bytes(body))
+    except RecordError as exc:
+        raise Refusal("malformed", f"the body is not acceptable JSON: {exc}", status=400) \
+            from None
 
 
 def _validate(model: type[BaseModel], data: Any) -> Any:
@@ -231,6 +235,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _refusal(_request: Request, exc: Refusal):
         return JSONResponse({"error": exc.to_json()}, status_code=exc.status,
                             headers={"Cache-Control": "no-store"})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_request: Request, exc: RequestValidationError):
+        # a path parameter FastAPI checked (``/seats/{seat}``): the documented shape, not
+        # FastAPI's ``{"detail": [...]}``
+        return _error(422, "malformed", describe_validation_error(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        if not request.url.path.startswith("/api/"):
+            from fastapi.exception_handlers import http_exception_handler
+
+            return await http_exception_handler(request, exc)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        response = _error(exc.status_code, code, str(exc.detail))
+        response.headers.update(exc.headers or {})
+        return response
 
     # ------------------------------------------------------------------ API
     @app.get("/api/health")

@@ -96,10 +96,10 @@ client_message: TypeAdapter = TypeAdapter(ClientMessage)
 
 
 def describe_validation_error(exc: ValidationError) -> str:
-    """One readable sentence out of a pydantic error."""
+    """One readable sentence out of a pydantic error (or FastAPI's RequestValidationError)."""
     parts = []
     for err in exc.errors()[:3]:
-        loc_parts = [str(x) for x in err.get("loc", ()) if x != "body"]
+        loc_parts = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
         if loc_parts and loc_parts[0] in ("hello", "action", "ping", "refresh"):
             loc_parts = loc_parts[1:]          # the union's tag, not a field
         loc = ".".join(loc_parts)

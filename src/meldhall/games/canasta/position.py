@@ -17,7 +17,7 @@ from meldhall.game import Outcome
 from meldhall.games.canasta.actions import format_kind, parse_kind
 from meldhall.games.canasta.engine import CanastaMeld, LogNode
 
-__all__ = ["PositionCodec", "CardReader"]
+__all__ = ["PositionCodec", "CardReader", "seat_mask"]
 
 
 def _rank_text(rank: int) -> str:
@@ -26,6 +26,18 @@ def _rank_text(rank: int) -> str:
 
 def _rank_of_text(text: str) -> int:
     return 0 if text.lower() == "wild" else parse_kind(text)
+
+
+def seat_mask(values, n: int, name: str) -> int:
+    """Bitmask of a list of seats ``0..n-1`` (``name`` for the error)."""
+    if not isinstance(values, list):
+        raise RecordError(f"{name} must be a list of seats")
+    m = 0
+    for x in values:
+        if not 0 <= int(x) < n:
+            raise RecordError(f"{name} lists seats 0..{n - 1}, not {x!r}")
+        m |= 1 << int(x)
+    return m
 
 
 class CardReader:
@@ -182,8 +194,8 @@ class PositionCodec(abc.ABC):
         s.dealer = int(d.get("dealer", 0))
         side_of = tuple(int(x) for x in d["side_of"]) if "side_of" in d else \
             self.default_sides(opts)
-        if len(side_of) != n:
-            raise RecordError(f"side_of must list {n} seats")
+        if len(side_of) != n or not all(0 <= x < n for x in side_of):
+            raise RecordError(f"side_of must list {n} seats, each with a side 0..{n - 1}")
         s.side_of = side_of
         s.nsides = self.nsides(opts, side_of)
         ncols = self.score_columns(opts)
@@ -235,8 +247,10 @@ class PositionCodec(abc.ABC):
             (int(e[0]), str(e[1]), str(e[2]) if len(e) > 2 else "") for e in d.get("log", []))
         self.load_extra(s, d, rd)
         rd.check_complete()
-        s.known = tuple(rd.mask(x, place=False) & s.hands[i]
-                        for i, x in enumerate(d.get("known", [[] for _ in range(n)])))
+        known = d.get("known", [[] for _ in range(n)])
+        if not isinstance(known, list) or len(known) != n:
+            raise RecordError(f"known must list {n} seats")
+        s.known = tuple(rd.mask(x, place=False) & s.hands[i] for i, x in enumerate(known))
         s._cache = None
         return s
 

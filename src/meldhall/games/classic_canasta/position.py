@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meldhall.games.canasta.position import CardReader, PositionCodec
+from meldhall.games.canasta.position import CardReader, PositionCodec, seat_mask
 
 __all__ = ["dump_position", "load_position"]
 
@@ -40,9 +40,7 @@ class _ClassicCodec(PositionCodec):
         s.asked = bool(ts.get("asked", False))
         s.permission = ts.get("permission")
         s.asker_partner = int(ts.get("asked_partner", -1))
-        sm = 0
-        for x in d.get("seats_melded", []):
-            sm |= 1 << int(x)
+        sm = seat_mask(d.get("seats_melded", []), s.players, "seats_melded")
         s.seat_melded = sm
         s.conceal_ok = bool(ts.get("concealed_possible", not (sm >> s.turn) & 1))
         s.b3_done = bool(ts.get("black_three_meld_made", False))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from meldhall.errors import RecordError
-from meldhall.games.canasta.position import CardReader, PositionCodec
+from meldhall.games.canasta.position import CardReader, PositionCodec, seat_mask
 
 __all__ = ["dump_position", "load_position"]
 
@@ -37,9 +37,7 @@ class _RailroadCodec(PositionCodec):
         if len(kitties) != n:
             raise RecordError(f"kitties must list {n} seats")
         s.kitties = tuple(rd.mask(k) for k in kitties)
-        taken = 0
-        for x in d.get("kitty_taken", []):
-            taken |= 1 << int(x)
+        taken = seat_mask(d.get("kitty_taken", []), n, "kitty_taken")
         s.kitty_taken = taken
         for x in range(n):
             if (taken >> x) & 1 and s.kitties[x]:
