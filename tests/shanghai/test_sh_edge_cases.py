@@ -3,7 +3,16 @@ test per case; each docstring names the case and the rule IDs that decide it."""
 
 from __future__ import annotations
 
-from sh_position import assert_illegal, build, contract_listed, hand_of, legal_texts, meld_text, play, result
+from sh_position import (
+    assert_illegal,
+    build,
+    contract_listed,
+    hand_of,
+    legal_texts,
+    meld_text,
+    play,
+    result,
+)
 
 from meldhall.cards import Card
 from meldhall.games.shanghai.actions import BUY

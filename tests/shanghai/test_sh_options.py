@@ -6,7 +6,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from sh_position import assert_illegal, build, contract_listed, hand_of, legal_texts, meld_text, play, result
+from sh_position import (
+    assert_illegal,
+    build,
+    contract_listed,
+    hand_of,
+    legal_texts,
+    meld_text,
+    play,
+    result,
+)
 
 import meldhall
 from meldhall.errors import OptionsError

@@ -5,8 +5,8 @@ player's card count, buy count and contract status, the stock size and the numbe
 this deal, the scores, the upcard a player took (and cards bought) while still in that hand,
 and the log of actions.  Private: the seat's own hand, the card it drew from the stock, a
 penalty card it received, and the melds it has staged this turn with its count of stage
-actions (SH-8.1: staging and withdrawing change no other seat's observation).  Never included: other hands, the stock order, other players'
-penalty cards and the game seed.
+actions (SH-8.1: staging and withdrawing change no other seat's observation).  Never
+included: other hands, the stock order, other players' penalty cards and the game seed.
 """
 
 from __future__ import annotations

@@ -1359,6 +1359,28 @@ class ShanghaiState(State):
             end = None
         return LayOff(a.kind, a.meld, decl, end)
 
+    # ------------------------------------------------------------------ action ids
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the fixed integer action space (the same for every state of a game with
+        these options and player count; docs/protocol.md, "Action ids: Shanghai Rummy")."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).size
+
+    def action_id(self, action: Action) -> int:
+        """The integer id of ``action`` (raises ``NotationError`` for one outside the space,
+        such as the compound contract shorthand)."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).id_of(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """The action of id ``i`` (raises ``NotationError`` for an id out of range)."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).action(i)
+
     def observation(self, seat: int):
         """What ``seat`` may know (SH-6.4); see :class:`ShanghaiObservation`."""
         from meldhall.games.shanghai.observation import ShanghaiObservation
