@@ -164,6 +164,14 @@ def shanghai_policy():
         for a, t in zip(legal, texts):
             if t.startswith(("contract ", "layoff ")):
                 return a, t
+        # SH-8.1: stage the solver's first way to make the contract, meld by meld
+        plans = st.contract_actions()
+        if plans:
+            todo = list(plans[0].melds)
+            for m in st.staged:
+                todo.remove(m)
+            t = f"stage {todo[0]}"
+            return legal[texts.index(t)], t
         discards = [a for a in legal if str(a).startswith("discard")]
         return discards[-1], str(discards[-1])
 

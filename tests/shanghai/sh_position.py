@@ -22,7 +22,8 @@ from meldhall.errors import IllegalActionError, MeldhallError
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.record import POSITION_FORMAT, dump_position, load_position
 
-__all__ = ["assert_illegal", "build", "hand_of", "legal_texts", "meld_text", "play", "result"]
+__all__ = ["assert_illegal", "build", "contract_listed", "hand_of", "legal_texts", "meld_text",
+           "play", "result", "stage_steps"]
 
 
 def _toks(spec) -> list[str]:
@@ -167,6 +168,27 @@ def _parses(state, text: str) -> bool:
 def legal_texts(state, seat: int | None = None) -> list[str]:
     """``str`` of every legal action."""
     return [str(a) for a in state.legal_actions(seat)]
+
+
+def stage_steps(state, text: str) -> list[str]:
+    """The staged sequence (SH-8.1) that the shorthand ``contract A, B`` stands for: ``stage``
+    each meld in the canonical order, then ``contract done``."""
+    return [f"stage {m}" for m in state.parse_action(text).melds] + ["contract done"]
+
+
+def contract_listed(state, text: str) -> bool:
+    """True if the contract ``text`` can be made through listed actions alone (SH-8.1): each
+    ``stage`` listed in turn, then ``contract done`` listed.  (The compound shorthand itself
+    is accepted but never listed.)"""
+    try:
+        steps = stage_steps(state, text)
+    except MeldhallError:
+        return False
+    for t in steps:
+        if t not in legal_texts(state):
+            return False
+        state = state.apply_text(t)
+    return state.has_made_contract(state.turn)
 
 
 def play(state, *texts: str, seat: int | None = None):

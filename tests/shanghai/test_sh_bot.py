@@ -26,9 +26,31 @@ def test_make_bot_registers_the_heuristic():
 
 
 def test_makes_the_contract_when_it_can():
-    """It lays down as soon as the solver finds the contract (SH-8.1)."""
+    """It lays down as soon as the solver finds the contract, staging its plan meld by meld
+    and then committing (SH-8.1): the stages, then ``contract done``, and the log shows the
+    contract as one entry."""
     st = build(hands={0: "7S 7H 7C KS KH KD 2C 3D 4H 5S 9C 10D"})
-    assert str(_choose(st)) == "contract 7S 7H 7C, KS KH KD"
+    steps = []
+    while st.has_made_contract(0) is False:
+        a = _choose(st)
+        steps.append(str(a))
+        st = st.apply(a)
+    assert steps == ["stage 7S 7H 7C", "stage KS KH KD", "contract done"]
+    assert st.history()[-1] == (0, "contract 7S 7H 7C, KS KH KD")
+
+
+def test_staging_bot_is_stateless_and_withdraws_a_foreign_meld():
+    """SH-8.1: the bot reads its staged melds from the observation: a fresh bot continues a
+    plan another started, and withdraws a staged meld that is not in its plan."""
+    st = build(hands={0: "7S 7H 7C KS KH KD 2C 3D 4H 5S 9C 10D"})
+    assert str(_choose(play(st, "stage KS KH KD"))) == "stage 7S 7H 7C"
+    assert str(_choose(play(st, "stage 7S 7H 7C", "stage KS KH KD"))) == "contract done"
+    four = build(hands={0: "7S 7H 7D 7C KS KH KD 2C 3D 4H 5S 9C"})
+    sevens = [t for t in ("stage 7S 7H 7D", "stage 7S 7H 7C", "stage 7S 7D 7C",
+                          "stage 7H 7D 7C")]
+    first = str(_choose(four))
+    foreign = next(t for t in sevens if t != first and first.startswith("stage 7"))
+    assert str(_choose(play(four, foreign))) == "withdraw all"
 
 
 def test_takes_a_useful_upcard_and_declines_a_useless_one():

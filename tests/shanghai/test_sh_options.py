@@ -6,7 +6,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from sh_position import assert_illegal, build, hand_of, legal_texts, meld_text, play, result
+from sh_position import (
+    assert_illegal,
+    build,
+    contract_listed,
+    hand_of,
+    legal_texts,
+    meld_text,
+    play,
+    result,
+)
 
 import meldhall
 from meldhall.errors import OptionsError
@@ -61,11 +70,11 @@ def test_option_contract_min_sizes():
     hand = "7C 7D 7H 7S KC KD KH 2S 3D 4H 5C 6H"
     assert_illegal(build(hands={0: hand}), "contract 7S 7H 7D 7C, KH KD KC", "SH-8.2")
     st = build(hands={0: hand}, options={"contract_min_sizes": True})
-    assert "contract 7S 7H 7D 7C, KH KD KC" in legal_texts(st)
+    assert contract_listed(st, "contract 7S 7H 7D 7C, KH KD KC")
     run = build(hand_no=2, options={"contract_min_sizes": True, "jokers_in_pack": 2},
                 hands={0: "5D JK JK 8D 9D 2S 3S 4S 5S 9C 10C KH"})
     # 5D JK JK 8D 9D holds two jokers: legal only as a run of five (joker limit by length)
-    assert "contract 2S 3S 4S 5S, 5D JK=6D JK=7D 8D 9D" in legal_texts(run)
+    assert contract_listed(run, "contract 2S 3S 4S 5S, 5D JK=6D JK=7D 8D 9D")
 
 
 def test_option_buy_priority():
@@ -175,10 +184,14 @@ def test_option_exchange_on_contract_turn():
 def test_option_distinct_set_ranks():
     """distinct_set_ranks (SH-8.4): sets of one contract must differ in rank."""
     hand = "9C 9D 9H 9S 9D 9C 2S 3H 4H 5S KD QD"
-    assert "contract 9S 9D 9C, 9H 9D 9C" in legal_texts(build(hands={0: hand}))
+    assert contract_listed(build(hands={0: hand}), "contract 9S 9D 9C, 9H 9D 9C")
     st = build(hands={0: hand}, options={"distinct_set_ranks": True})
-    assert not [t for t in legal_texts(st) if t.startswith("contract")]
+    assert not contract_listed(st, "contract 9S 9D 9C, 9H 9D 9C")
     assert_illegal(st, "contract 9S 9D 9C, 9H 9D 9C", "SH-8.4")
+    # staged, the two sets are refused at the commit, and stay staged (SH-8.1)
+    staged = play(st, "stage 9S 9D 9C", "stage 9H 9D 9C")
+    assert "contract done" not in legal_texts(staged)
+    assert_illegal(staged, "contract done", "SH-8.4")
 
 
 def test_option_ace_both_ends():

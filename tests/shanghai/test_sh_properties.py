@@ -15,6 +15,11 @@ property checked after EVERY action:
   position); ``is_legal`` agrees with ``legal_actions``; states are values;
 * buying: a buy moves exactly two cards to the buyer, buy counts never exceed the limit, the
   discarder is never offered their own card (SH-10.3–SH-10.6);
+* staged melding (SH-8.1): another seat's observation (JSON and text) never changes when the
+  player in turn stages or withdraws; a compound ``contract A, B`` that ``check`` accepts is
+  reachable through listed stages and ``contract done``;
+* action ids: every legal action has an id below ``num_distinct_actions`` (a constant of the
+  game) that maps back to the same action;
 * determinism, position and record round trips; every deal ends within an action cap.
 
 Longer soaks are marked ``soak`` (``MELDHALL_SOAK_GAMES`` sets their size)::
@@ -34,7 +39,21 @@ from hypothesis import strategies as st
 
 import meldhall
 from meldhall.errors import IllegalActionError, MeldhallError
-from meldhall.games.shanghai.actions import BUY, PASS, Buy, Contract, Discard, LayOff, Swap
+from meldhall.games.shanghai.actions import (
+    BUY,
+    CONTRACT_DONE,
+    PASS,
+    WITHDRAW,
+    WITHDRAW_ALL,
+    Buy,
+    Contract,
+    Discard,
+    LayOff,
+    Stage,
+    Swap,
+    Withdraw,
+    stage_action,
+)
 from meldhall.games.shanghai.rules import JOKER_KIND, kind_name
 from meldhall.record import Record, dump_position, dump_record, load_position, load_record
 
@@ -51,9 +70,12 @@ def choose(state, legal, rng: random.Random, policy: str):
         return legal[rng.randrange(len(legal))]
     if state.phase == "buy":
         return BUY if rng.random() < 0.35 else PASS
-    contracts = [a for a in legal if type(a) is Contract]
-    if contracts and rng.random() < 0.9:
-        return rng.choice(contracts)
+    if CONTRACT_DONE in legal and rng.random() < 0.9:
+        return CONTRACT_DONE
+    if state.staged or any(type(a) is Stage for a in legal):
+        a = _staging_step(state, legal, rng)
+        if a is not None:
+            return a
     plays = [a for a in legal if type(a) in (LayOff, Swap)]
     if plays and rng.random() < 0.75:
         return rng.choice(plays)
@@ -61,6 +83,26 @@ def choose(state, legal, rng: random.Random, policy: str):
         discards = [a for a in legal if type(a) is Discard]
         return rng.choice(discards)
     return legal[rng.randrange(len(legal))]
+
+
+def _staging_step(state, legal, rng: random.Random):
+    """Eager staging (SH-8.1): one of the solver's ways to make the contract, fixed for the
+    turn, staged meld by meld; now and then a stray stage, then withdrawn."""
+    plans = state.contract_actions()
+    stages = [a for a in legal if type(a) is Stage]
+    if plans and rng.random() < 0.9:
+        todo = list(plans[state.stock_size % len(plans)].melds)  # the same all turn
+        for m in state.staged:
+            if m not in todo:
+                return WITHDRAW if rng.random() < 0.5 else WITHDRAW_ALL
+            todo.remove(m)
+        if todo and stage_action(todo[0]) in legal:
+            return stage_action(todo[0])
+    elif stages and rng.random() < 0.15:
+        return rng.choice(stages)
+    if state.staged:
+        return WITHDRAW if rng.random() < 0.5 else WITHDRAW_ALL
+    return None
 
 
 # --------------------------------------------------------------------------- invariants
@@ -157,7 +199,9 @@ def check_observations(state, rng: random.Random) -> None:
 
 
 ILLEGAL_TEXTS = ["take", "draw", "buy", "pass", "deal", "contract 7S 7H 7D, KS KH KD",
-                 "contract 5H 6H 7H 8H, 9C 10C JC QC", "swap 7D -> 1", "layoff JK -> 1 low"]
+                 "contract 5H 6H 7H 8H, 9C 10C JC QC", "swap 7D -> 1", "layoff JK -> 1 low",
+                 "stage 7S 7H 7D", "stage 5H 6H 7H 8H", "stage 9C 9D JK=9S", "withdraw",
+                 "withdraw all", "contract done"]
 
 
 def candidate_texts(state, rng: random.Random) -> list[str]:
@@ -192,6 +236,12 @@ def candidate_texts(state, rng: random.Random) -> list[str]:
         a = rng.sample(hand, 3)
         b = rng.sample(hand, 3)
         out.append("contract " + " ".join(a) + ", " + " ".join(b))
+        out.append("stage " + " ".join(a))
+        out.append("stage " + " ".join(sorted(rng.sample(hand, 4))))
+    if state.to_act and state.phase == "meld":
+        for plan in state.contract_actions()[:2]:
+            out.append(str(plan))  # the shorthand of a real contract
+            out += [f"stage {m}" for m in plan.melds]
     return out
 
 
@@ -204,6 +254,10 @@ def check_legality(state, rng: random.Random, full: bool) -> None:
     assert state.legal_actions() == legal  # deterministic
     before = dump_position(state)
     sample = legal if full or len(legal) <= 12 else rng.sample(legal, 12)
+    n_ids = state.num_distinct_actions
+    for a in legal:
+        i = state.action_id(a)
+        assert 0 <= i < n_ids and str(state.action_from_id(i)) == str(a)
     for a in sample:
         assert state.is_legal(a)
         assert str(state.parse_action(str(a))) == str(a)
@@ -220,6 +274,9 @@ def check_legality(state, rng: random.Random, full: bool) -> None:
             if listed:
                 assert state.is_legal(a, seat)
                 continue
+            if type(a) is Contract and state.is_legal(a, seat):
+                _check_shorthand(state, a)  # accepted, never listed (SH-8.1)
+                continue
             try:
                 state.check(a, seat)
             except IllegalActionError as exc:
@@ -231,6 +288,38 @@ def check_legality(state, rng: random.Random, full: bool) -> None:
     assert dump_position(state) == before, "a refused action changed the state"
 
 
+def _public_position(state) -> dict:
+    """The position without the player in turn's staging (SH-8.1), which no log records."""
+    doc = dump_position(state)
+    doc.pop("staged")
+    doc.pop("stages_this_turn")
+    return doc
+
+
+def _check_shorthand(state, a) -> None:
+    """SH-8.1: an accepted ``contract A, B`` equals staging its new melds through listed
+    actions and a listed ``contract done``."""
+    target = state.apply(a)
+    s = state
+    todo = list(Contract(s.staged + a.melds).melds)
+    for m in s.staged:
+        todo.remove(m)
+    for m in todo:
+        st_ = stage_action(m)
+        assert str(st_) in [str(x) for x in s.legal_actions()], st_
+        s = s.apply(st_)
+    assert CONTRACT_DONE in s.legal_actions()
+    assert s.apply(CONTRACT_DONE) == target
+
+
+def check_private_staging(prev, state, seat: int) -> None:
+    """SH-8.1: staging and withdrawing change no other seat's observation."""
+    for other in range(state.players):
+        if other != seat:
+            a, b = prev.observation(other), state.observation(other)
+            assert a.to_json() == b.to_json() and a.to_text() == b.to_text()
+
+
 # --------------------------------------------------------------------------- playout
 def playout(players: int, seed: int, *, options=None, policy="eager", max_actions=None,
             deals=None, full_every: int = 1, rng_seed: int | None = None):
@@ -239,6 +328,7 @@ def playout(players: int, seed: int, *, options=None, policy="eager", max_action
     rng = random.Random(seed if rng_seed is None else rng_seed)
     state = meldhall.new_game(GAME, players=players, seed=seed, options=options)
     first = dump_position(state)
+    n_ids = state.num_distinct_actions
     actions = 0
     deal_steps = 0
     while not state.is_terminal:
@@ -258,6 +348,9 @@ def playout(players: int, seed: int, *, options=None, policy="eager", max_action
         assert deal_steps < DEAL_CAP, "a deal did not end"
         if snapshot is not None:
             assert dump_position(prev) == snapshot, "apply changed the state it was applied to"
+            if type(a) in (Stage, Withdraw):
+                check_private_staging(prev, state, seat)
+            assert state.num_distinct_actions == n_ids
         if type(a) is Buy:
             got = state.hands[seat] & ~prev.hands[seat]
             assert got.bit_count() == 2 and (got >> prev.pile[-1]) & 1
@@ -274,9 +367,11 @@ def playout(players: int, seed: int, *, options=None, policy="eager", max_action
             check_observations(state, rng)
             check_legality(state, rng, full=False)
     # determinism: the record replays to the identical state
+    # (staging is private and leaves no log entry, SH-8.1: a record made mid-staging replays
+    # to the same state without the staged melds)
     rec = Record.from_state(state, state.first_dealer)
     again = load_record(dump_record(rec)).final_state()
-    assert dump_position(again) == dump_position(state)
+    assert _public_position(again) == _public_position(state)
     assert dump_position(meldhall.new_game(GAME, players=players, seed=seed,
                                            options=options)) == first
     return state

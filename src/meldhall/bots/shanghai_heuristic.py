@@ -12,6 +12,10 @@ It sees only its observation (docs/rules/shanghai-rummy.md).  In outline:
   use, then the costliest.
 * **Making the contract** — as soon as the solver finds it, choosing among the ways the one
   that leaves the cheapest hand (cards that fit the table after the lay-down cost nothing).
+  The contract is staged one meld at a time (SH-8.1): each call plans the whole contract again
+  from the hand (which staging leaves unchanged), stages the first meld of the plan not yet
+  staged, and says ``contract done`` once all are; staged melds outside the plan are
+  withdrawn.  So the bot needs no memory between calls.
 * **After the contract** — it never buys; it takes the upcard only if it can lay it off (or
   exchange it for a joker it can lay off); it lays off everything it can, costliest first,
   exchanges a table joker when it holds the declared card and the joker can go straight onto
@@ -30,13 +34,16 @@ from meldhall.bots.view import ObservationView
 from meldhall.game import Action
 from meldhall.games.shanghai.actions import (
     BUY,
+    CONTRACT_DONE,
     DRAW,
     PASS,
     TAKE,
-    Contract,
+    WITHDRAW_ALL,
     Discard,
     LayOff,
+    Stage,
     Swap,
+    stage_action,
 )
 from meldhall.games.shanghai.rules import (
     JOKER_KIND,
@@ -47,7 +54,7 @@ from meldhall.games.shanghai.rules import (
     rank_of_kind,
     suit_of_kind,
 )
-from meldhall.games.shanghai.solver import SolverRules, deficiency
+from meldhall.games.shanghai.solver import SolverRules, contract_options, deficiency
 
 __all__ = ["ShanghaiHeuristicBot"]
 
@@ -241,9 +248,10 @@ class ShanghaiHeuristicBot:
 
     # ------------------------------------------------------------------ meld phase
     def _meld(self, v: _View, legal) -> Action:
-        contracts = [a for a in legal if type(a) is Contract]
-        if contracts:
-            return self._best_contract(v, contracts)
+        if not v.made:
+            a = self._staging(v, legal)
+            if a is not None:
+                return a
         discards = [a for a in legal if type(a) is Discard]
         lays = [a for a in legal if type(a) is LayOff]
         swaps = [a for a in legal if type(a) is Swap]
@@ -256,6 +264,25 @@ class ShanghaiHeuristicBot:
         if v.made:
             return self._discard_after(v, discards)
         return self._discard_before(v, discards)
+
+    def _staging(self, v: _View, legal) -> Action | None:
+        """The next step of making the contract (SH-8.1), or ``None`` to play on without it:
+        the best way to make it from the whole hand, staged meld by meld, then committed."""
+        staged = list(v.obs.staged)
+        stageable = staged or any(type(a) is Stage for a in legal)
+        contracts = contract_options(v.counts, v.contract, v.rules) if stageable else []
+        if not contracts:
+            return WITHDRAW_ALL if staged else None
+        plan = self._best_contract(v, contracts)
+        todo = list(plan.melds)
+        for m in staged:
+            if m not in todo:
+                return WITHDRAW_ALL  # not this plan's: start again
+            todo.remove(m)
+        if not todo:
+            return CONTRACT_DONE if CONTRACT_DONE in legal else WITHDRAW_ALL
+        a = stage_action(todo[0])
+        return a if a in legal else (WITHDRAW_ALL if staged else None)
 
     def _best_contract(self, v: _View, contracts) -> Action:
         best = None

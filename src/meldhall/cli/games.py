@@ -233,7 +233,9 @@ SHANGHAI = ShanghaiUI(
 | take the upcard as your draw | `take` (`y`) |
 | decline it (others may buy it; you draw from the stock) | `draw` (`n`) |
 | buy the upcard you are offered, or not | `buy` (`y`), `pass` (`n`) |
-| make the contract | `contract 7S 7H JK=7D, 5S 6S 7S 8S` |
+| stage one meld of the contract (SH-8.1) | `stage 7S 7H JK=7D`, `stage 5S 6S 7S 8S` |
+| take staged melds back | `withdraw` (the last), `withdraw all` |
+| commit the staged melds as the contract | `contract done` (shorthand: `contract 7S 7H JK=7D, 5S 6S 7S 8S`) |
 | lay off onto meld number N | `layoff 9H -> 2`, `layoff JK=4D -> 3`, `layoff AS -> 3 low` |
 | exchange a meld's joker | `swap 7D -> 2` |
 | discard | `discard KH` |
@@ -245,7 +247,8 @@ SHANGHAI = ShanghaiUI(
          "'contract 7S 7H 7D, 9C 9D JK=9S', 'layoff 9H -> 2', 'discard KH'); 'help' for "
          "commands, 'quit' to leave.",
     groups={"take": "Take the upcard", "draw": "Decline the upcard", "buy": "Buy",
-            "pass": "Do not buy", "contract": "Make the contract", "layoff": "Lay off",
+            "pass": "Do not buy", "contract": "Make the contract", "stage": "Stage a meld",
+            "withdraw": "Withdraw staged melds", "layoff": "Lay off",
             "swap": "Exchange a joker", "discard": "Discard", "deal": "Deal"},
     unit="deal",
     turn_phases=("upcard",),

@@ -9,9 +9,15 @@ forms::
                                           the stock (SH-10.3, SH-10.9)
     buy                                   buy the offered upcard (SH-10.4)
     pass                                  decline to buy it
-    contract 7S 7H JK=7D, 5S 6S JK=7S 8S  make the contract: melds separated by commas, sets
-                                          first (by rank, 2 … K, A), then runs (by suit S H D C,
-                                          then lowest card); a run is written low to high
+    stage 7S 7H JK=7D                     stage one meld of the contract (SH-8.1); a run is
+                                          written low to high
+    withdraw                              withdraw the last staged meld (SH-8.1)
+    withdraw all                          withdraw every staged meld
+    contract done                         commit the staged melds as the contract (SH-8.1)
+    contract 7S 7H JK=7D, 5S 6S JK=7S 8S  shorthand: stage each meld, then ``contract done``;
+                                          melds separated by commas, sets first (by rank,
+                                          2 … K, A), then runs (by suit S H D C, then lowest
+                                          card).  Accepted, never listed as a legal action.
     layoff 9H -> 2                        lay off onto table meld number 2 (SH-9.1)
     layoff JK=4D -> 3                     lay off a joker, with its declared card (SH-7.4)
     layoff AS -> 3 low                    the end is written only when both ends fit (an ace
@@ -45,12 +51,16 @@ from meldhall.games.shanghai.rules import (
 
 __all__ = [
     "BUY",
+    "CONTRACT_DONE",
     "DEAL",
     "DRAW",
     "PASS",
     "TAKE",
+    "WITHDRAW",
+    "WITHDRAW_ALL",
     "Buy",
     "Contract",
+    "ContractDone",
     "Deal",
     "Discard",
     "Draw",
@@ -58,8 +68,11 @@ __all__ = [
     "Pass",
     "RunSpec",
     "SetSpec",
+    "Stage",
     "Swap",
     "Take",
+    "Withdraw",
+    "stage_action",
     "parse_meld",
     "parse_shanghai_action",
 ]
@@ -183,7 +196,8 @@ TAKE, DRAW, BUY, PASS, DEAL = Take(), Draw(), Buy(), Pass(), Deal()
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Contract(Action):
-    """Make the contract (SH-8.1): every meld of the contract in one action.
+    """The contract shorthand (SH-8.1): stage every meld, then commit.  Its text is the one the
+    log and records carry for a commit; it is accepted but never listed as a legal action.
 
     Attributes:
         melds: the melds in canonical order (sets by rank, then runs by suit and position).
@@ -201,6 +215,52 @@ class Contract(Action):
     def jokers(self) -> int:
         """Jokers laid down."""
         return sum(m.joker_count if m.is_run else len(m.jokers) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Stage(Action):
+    """Stage one meld of the contract (SH-8.1, amended): checked now against SH-7.1–SH-7.5 and
+    the contract's meld sizes; seen by nobody else; committed by :data:`CONTRACT_DONE`.
+
+    Attributes:
+        meld: a :class:`SetSpec` or :class:`RunSpec` (a run's jokers are declared by it).
+    """
+
+    meld: SetSpec | RunSpec
+
+    def __str__(self) -> str:
+        return f"stage {self.meld}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Withdraw(Action):
+    """Withdraw the last staged meld, or every staged meld when ``all`` (SH-8.1)."""
+
+    all: bool = False
+
+    def __str__(self) -> str:
+        return "withdraw all" if self.all else "withdraw"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ContractDone(Action):
+    """Commit the staged melds as the contract (SH-8.1; checked as a whole against
+    SH-8.2–SH-8.4 and SH-8.7)."""
+
+    def __str__(self) -> str:
+        return "contract done"
+
+
+WITHDRAW, WITHDRAW_ALL, CONTRACT_DONE = Withdraw(False), Withdraw(True), ContractDone()
+_STAGES: dict = {}
+
+
+def stage_action(meld: SetSpec | RunSpec) -> Stage:
+    """The shared :class:`Stage` action of ``meld``."""
+    a = _STAGES.get(meld)
+    if a is None:
+        a = _STAGES[meld] = Stage(meld)
+    return a
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -374,8 +434,8 @@ def parse_shanghai_action(text: str) -> Action:
     """
     raw = " ".join(text.strip().split())
     if not raw:
-        raise NotationError("empty action: try take, draw, buy, pass, contract, layoff, swap, "
-                            "discard or deal")
+        raise NotationError("empty action: try take, draw, buy, pass, stage, withdraw, "
+                            "contract done, layoff, swap, discard or deal")
     head, _, rest = raw.partition(" ")
     head = head.lower()
     rest = rest.strip()
@@ -390,7 +450,22 @@ def parse_shanghai_action(text: str) -> Action:
             raise NotationError("discard takes exactly one card, e.g. 'discard KH'")
         kind, deck = parse_kind(toks[0])
         return Discard(kind, deck)
+    if head == "stage":
+        if not rest:
+            raise NotationError("stage needs one meld, e.g. 'stage 7S 7H JK=7D' or "
+                                "'stage 5S 6S JK=7S 8S'")
+        if "," in rest:
+            raise NotationError("stage takes one meld; stage the others one at a time")
+        return stage_action(parse_meld(rest.split()))
+    if head == "withdraw":
+        if not rest:
+            return WITHDRAW
+        if rest.lower() == "all":
+            return WITHDRAW_ALL
+        raise NotationError("write 'withdraw' (the last staged meld) or 'withdraw all'")
     if head == "contract":
+        if rest.lower() == "done":
+            return CONTRACT_DONE
         if not rest:
             raise NotationError("contract needs its melds, e.g. "
                                 "'contract 7S 7H JK=7D, 5S 6S 7S 8S'")
@@ -431,5 +506,5 @@ def parse_shanghai_action(text: str) -> Action:
         if kind != JOKER_KIND:
             decl = None
         return LayOff(kind, meld, decl, end)
-    raise NotationError(f"unknown action {head!r}: expected take, draw, buy, pass, contract, "
-                        "layoff, swap, discard or deal")
+    raise NotationError(f"unknown action {head!r}: expected take, draw, buy, pass, stage, "
+                        "withdraw, contract done, contract, layoff, swap, discard or deal")

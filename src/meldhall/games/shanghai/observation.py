@@ -3,9 +3,10 @@
 Public: melds with each joker's declared card, the discard pile in order, the upcard, each
 player's card count, buy count and contract status, the stock size and the number of rebuilds
 this deal, the scores, the upcard a player took (and cards bought) while still in that hand,
-and the log of actions.  Private: the seat's own hand, the card it drew from the stock and a
-penalty card it received.  Never included: other hands, the stock order, other players'
-penalty cards and the game seed.
+and the log of actions.  Private: the seat's own hand, the card it drew from the stock, a
+penalty card it received, and the melds it has staged this turn with its count of stage
+actions (SH-8.1: staging and withdrawing change no other seat's observation).  Never
+included: other hands, the stock order, other players' penalty cards and the game seed.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class ShanghaiObservation(Observation):
         public: the public fields of the state (:data:`PUBLIC_FIELDS`).
         log: this deal's log as ``(seat, action, note)``, with this seat's private details
             only (built on first use).
+        staged: the seat's own staged melds (SH-8.1; empty unless it is in its meld phase).
+        stages: the seat's own stage actions this turn.
     """
 
     seat: int
@@ -52,14 +55,18 @@ class ShanghaiObservation(Observation):
     stock_size: int
     public: dict
     _log_source: Any = field(default=None, repr=False, compare=False)
+    staged: tuple = ()
+    stages: int = 0
 
     @classmethod
     def from_state(cls, state, seat: int) -> ShanghaiObservation:
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
+        own = seat == state.turn
         return cls(seat, state.options, state.hands[seat],
                    tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   (state.log, state.log_mark))
+                   (state.log, state.log_mark), state.staged if own else (),
+                   state.stages if own else 0)
 
     @cached_property
     def log(self) -> tuple[tuple[int, str, str], ...]:
@@ -78,7 +85,8 @@ class ShanghaiObservation(Observation):
     def __reduce__(self):
         # pickle the log flat (the state's linked list is as deep as the game is long)
         return (_rebuild_observation, (self.seat, self.options, self.hand, self.hand_sizes,
-                                       self.stock_size, self.public, self.log))
+                                       self.stock_size, self.public, self.log, self.staged,
+                                       self.stages))
 
     # -- convenient views --------------------------------------------------------------------
     @property
@@ -172,6 +180,7 @@ class ShanghaiObservation(Observation):
             "taken_upcard": (pack.cards[p["taken"]].physical if p["taken"] >= 0 else None),
             "buy_offer_order": list(p["queue"]),
             "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
+            "staged": [str(m) for m in self.staged],
             "log": [{"seat": s, "action": a, "note": note} for s, a, note in self.log],
             "outcome": oc.to_json() if oc is not None else None,
         }
@@ -192,6 +201,9 @@ class ShanghaiObservation(Observation):
                                                  enumerate(j["hand_sizes"]))
                      + "; buys: " + ", ".join(str(b) for b in j["buys"]))
         lines.append("Your hand: " + " ".join(str(c) for c in self.hand_cards()))
+        if self.staged:
+            lines.append("Staged (only you see them; 'contract done' commits, 'withdraw' takes "
+                         "back): " + ", ".join(str(m) for m in self.staged))
         return "\n".join(lines)
 
     # -- determinization ---------------------------------------------------------------------
@@ -249,6 +261,8 @@ class ShanghaiObservation(Observation):
         st.seed = rng.getrandbits(62)
         st.hands = tuple(hands)
         st.stock = tuple(unknown)
+        st.staged = self.staged  # the seat's own (empty unless it is in turn)
+        st.stages = self.stages
         log = None
         for s, a, note in self.log:
             log = (log, (s, a, note, ""))
@@ -292,8 +306,10 @@ class ShanghaiObservation(Observation):
         return stock, [self.hand if s == self.seat else hands[s] for s in range(self.players)]
 
 
-def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, log):
+def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, log, staged=(),
+                         stages=0):
     """Unpickle a :class:`ShanghaiObservation` (see ``__reduce__``)."""
-    obs = ShanghaiObservation(seat, options, hand, hand_sizes, stock_size, public, None)
+    obs = ShanghaiObservation(seat, options, hand, hand_sizes, stock_size, public, None,
+                              staged, stages)
     obs.__dict__["log"] = tuple(log)
     return obs

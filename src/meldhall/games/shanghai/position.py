@@ -6,7 +6,9 @@ the pack appears exactly once: in the stock (listed top first), the
 discard pile (bottom first), a hand, or a meld.  Cards are written with their copy index
 (``7H/1``, ``JK/0``); a joker in a meld is written with its declared card, ``JK/0=7D``.
 Runs list their cards low to high; a run's ace is low when it is first and high when it is
-last.
+last.  ``staged`` lists the player in turn's staged melds (SH-8.1) in meld notation, by kind:
+their cards are still in the hand; ``stages_this_turn`` counts the stage actions of this turn.
+Positions written before staged melding have neither and load with nothing staged.
 
 Example (keys that may be left out take the defaults shown in :func:`load_position`)::
 
@@ -15,6 +17,7 @@ Example (keys that may be left out take the defaults shown in :func:`load_positi
      "stock": [...], "pile": [...], "hands": [[...], [...], [...], [...]],
      "melds": [{"owner": 1, "cards": ["5D/0", "6D/1", "JK/0=7D", "8D/0"]}],
      "made": [1], "buys": [0, 1, 0, 0], "rebuilds": 0,
+     "staged": ["7S 7H JK=7D"], "stages_this_turn": 1,
      "turn_state": {"contract_this_turn": false, "taken_upcard": null, ...}}
 """
 
@@ -83,6 +86,8 @@ def dump_position(s) -> dict[str, Any]:
         "made": _bits(s.made),
         "buys": list(s.buys),
         "rebuilds": s.rebuilds,
+        "staged": [str(m) for m in s.staged],
+        "stages_this_turn": s.stages,
         "known": [[phys(c) for c in _ids(h)] for h in s.known],
         "turn_state": {
             "contract_this_turn": s.contract_now,
@@ -261,4 +266,33 @@ def load_position(d: dict[str, Any]):
     s.log = log
     s.log_mark = None
     s._cache = None
+    _load_staged(s, d)
     return s
+
+
+def _load_staged(s, d: dict[str, Any]) -> None:
+    """``staged`` and ``stages_this_turn`` (SH-8.1): each staged meld must be one the player in
+    turn could have staged, in order, from the cards of their hand."""
+    from meldhall.games.shanghai.actions import parse_meld
+    from meldhall.games.shanghai.state import MELD, STAGE_LIMIT
+
+    texts = d.get("staged", [])
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise RecordError("staged lists meld texts, e.g. [\"7S 7H JK=7D\"]")
+    n = d.get("stages_this_turn", len(texts))
+    if not isinstance(n, int) or isinstance(n, bool) or not len(texts) <= n <= STAGE_LIMIT:
+        raise RecordError(f"stages_this_turn must be a whole number from the staged melds' "
+                          f"count ({len(texts)}) to {STAGE_LIMIT}")
+    s.staged = ()
+    s.stages = 0
+    if texts and s._phase != MELD:
+        raise RecordError("melds are staged only in the meld phase (SH-8.1)")
+    for i, t in enumerate(texts):
+        try:
+            m = parse_meld(t.split())
+            s._check_stage(m, s.staged, i)
+        except (IllegalActionError, NotationError) as exc:
+            raise RecordError(f"staged meld {i + 1} ({t}) cannot be staged: {exc}") from None
+        s.staged += (m,)
+    s.stages = n
+    s._cache = None

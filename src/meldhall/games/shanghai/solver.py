@@ -5,7 +5,9 @@ A hand is given as kind counts: a list of 53 numbers, ``counts[k]`` copies of na
 The solver serves three callers:
 
 * :func:`contract_options` — **every** legal way to make the contract, as canonical
-  :class:`~meldhall.games.shanghai.actions.Contract` actions (legal-action generation).  Two
+  :class:`~meldhall.games.shanghai.actions.Contract` shorthands (the heuristic bot's plans;
+  legal actions stage one meld at a time, from :func:`set_candidates` and
+  :func:`run_candidates`, SH-8.1).  Two
   ways that differ only in which physical copy moves are one action; ways that differ in which
   suits go down, where a run's jokers stand or which suit a set's joker declares are different
   actions (they leave different hands or different tables).
@@ -36,18 +38,21 @@ from meldhall.games.shanghai.rules import (
 )
 
 __all__ = [
+    "SET_RANK_ORDER",
     "SolverRules",
     "can_make",
     "contract_options",
     "counts_of",
     "deficiency",
     "find_contract",
+    "run_candidates",
     "run_windows",
+    "set_candidates",
 ]
 
 _RANKS = range(1, 14)
 #: Set ranks in canonical order: 2 … K, then A (SetSpec.key).
-_SET_RANK_ORDER = (*range(2, 14), 1)
+SET_RANK_ORDER = (*range(2, 14), 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,7 @@ def _windows(suit: int, length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return w
 
 
-def _run_candidates(counts, suit: int, lengths, jokers: int, aces_only: bool = False):
+def run_candidates(counts, suit: int, lengths, jokers: int, aces_only: bool = False):
     """Every run of ``suit`` with one of ``lengths`` the counts can supply, with every legal
     placing of up to ``jokers`` jokers: yields ``(RunSpec, natural kinds used)``.
 
@@ -181,7 +186,7 @@ def _suit_multisets(avail: list[int], size: int):
     return out
 
 
-def _set_candidates(counts, rank: int, jokers: int, min_sizes: bool):
+def set_candidates(counts, rank: int, jokers: int, min_sizes: bool):
     """Every set of ``rank`` the counts can supply: yields ``SetSpec``."""
     avail = [counts[s * 13 + rank - 1] for s in range(4)]
     total = sum(avail)
@@ -231,7 +236,7 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
         if _sets_possible(counts, jk, n_left, rules.distinct_set_ranks) is None:
             return  # the remaining cards cannot hold the remaining sets
         first = 0 if start_key is None else start_key[1]
-        for rank in _SET_RANK_ORDER:
+        for rank in SET_RANK_ORDER:
             rkey = 14 if rank == 1 else rank
             if rkey < first or (rules.distinct_set_ranks and rank in ranks_used):
                 continue
@@ -239,7 +244,7 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
                      + counts[38 + rank])
             if avail < 2 or (avail < 3 and not jk):
                 continue
-            for spec in _set_candidates(counts, rank, jk, rules.min_sizes):
+            for spec in set_candidates(counts, rank, jk, rules.min_sizes):
                 if start_key is not None and rkey == first and spec.key < start_key:
                     continue
                 size = spec.size
@@ -263,7 +268,7 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
             return
         jk = counts[JOKER_KIND]
         for suit in range(4):
-            for spec, used in list(_run_candidates(counts, suit, run_lengths, jk)):
+            for spec, used in list(run_candidates(counts, suit, run_lengths, jk)):
                 if start_key is not None and spec.key <= start_key:
                     continue
                 if any(not _runs_ok_together(spec, c) for c in chosen):
@@ -376,7 +381,7 @@ def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_R
             return Contract(tuple(chosen) + tuple(_build_sets(counts, plan)))
         jk = counts[JOKER_KIND]
         for suit in range(4):
-            for spec, used in list(_run_candidates(counts, suit, run_lengths, jk, aces_only)):
+            for spec, used in list(run_candidates(counts, suit, run_lengths, jk, aces_only)):
                 if start_key is not None and spec.key <= start_key:
                     continue
                 if any(not _runs_ok_together(spec, c) for c in chosen):

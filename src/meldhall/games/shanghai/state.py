@@ -14,7 +14,11 @@ Phases (``state.phase``) and who acts (``state.to_act``):
   one asked answers ``buy`` or ``pass``.  When someone buys or all have passed, the player in
   turn draws from the stock (SH-10.5, SH-10.9) and the meld phase begins.
 * ``"meld"`` — the player in turn makes the contract, lays off, exchanges jokers, and ends the
-  turn with ``discard`` (SH-6.1).
+  turn with ``discard`` (SH-6.1).  The contract is built by staging its melds one at a time
+  (``stage …``, ``withdraw``, ``withdraw all``) and committed with ``contract done`` (SH-8.1).
+  Staged melds are the player in turn's private part of the state (``staged``, as meld specs:
+  the hand is unchanged until the commit picks the physical copies), with the number of stage
+  actions this turn (``stages``, at most :data:`STAGE_LIMIT`).
 * ``"deal_end"`` — the deal has been scored (``outcome``); the next dealer plays ``deal``.
 * ``"game_over"`` — the game has ended (SH-14).
 """
@@ -29,12 +33,16 @@ from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, State
 from meldhall.games.shanghai.actions import (
     BUY,
+    CONTRACT_DONE,
     DEAL,
     DRAW,
     PASS,
     TAKE,
+    WITHDRAW,
+    WITHDRAW_ALL,
     Buy,
     Contract,
+    ContractDone,
     Deal,
     Discard,
     Draw,
@@ -42,9 +50,12 @@ from meldhall.games.shanghai.actions import (
     Pass,
     RunSpec,
     SetSpec,
+    Stage,
     Swap,
     Take,
+    Withdraw,
     parse_shanghai_action,
+    stage_action,
 )
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import (
@@ -59,7 +70,13 @@ from meldhall.games.shanghai.rules import (
 from meldhall.games.shanghai.rules import (
     Contract as ContractRule,
 )
-from meldhall.games.shanghai.solver import SolverRules, contract_options
+from meldhall.games.shanghai.solver import (
+    SET_RANK_ORDER,
+    SolverRules,
+    contract_options,
+    run_candidates,
+    set_candidates,
+)
 from meldhall.games.shanghai.table import TableMeld, kind_masks
 
 __all__ = [
@@ -69,6 +86,7 @@ __all__ = [
     "HAND_SIZE",
     "MELD",
     "PHASES",
+    "STAGE_LIMIT",
     "UPCARD",
     "ShanghaiState",
     "choose_dealer",
@@ -79,6 +97,11 @@ UPCARD, BUY_PHASE, MELD, DEAL_END, GAME_OVER = "upcard", "buy", "meld", "deal_en
 PHASES = (UPCARD, BUY_PHASE, MELD, DEAL_END, GAME_OVER)
 #: SH-4.3: cards dealt to each player.
 HAND_SIZE = 11
+#: SH-8.1 (amended): stage actions a player may take in one turn.  The largest contract has
+#: four melds (SH-5.2), so twelve leave room for eight mistakes; ``withdraw`` and
+#: ``withdraw all`` stay legal at the bound, so a turn always ends.
+STAGE_LIMIT = 12
+_STAGING = (Stage, Withdraw, ContractDone)
 _DISCARDS: dict = {}
 _LAYOFFS: dict = {}
 _SWAPS: dict = {}
@@ -191,6 +214,8 @@ class ShanghaiState(State):
         "rebuilds",
         "scores",
         "seed",
+        "staged",
+        "stages",
         "stock",
         "taken",
         "turn",
@@ -324,6 +349,8 @@ class ShanghaiState(State):
         self._phase = UPCARD
         self.contract_now = False
         self.jokers_now = 0
+        self.staged = ()
+        self.stages = 0
         self.taken = -1
         self.queue = ()
         self.no_supply = False
@@ -404,6 +431,10 @@ class ShanghaiState(State):
         ph = self._phase
         if ph == GAME_OVER:
             raise IllegalActionError("SH-14.1", "the game is over")
+        if type(action) in _STAGING:
+            raise IllegalActionError(
+                "SH-8.1", "melds are staged only by the player in turn, in their own meld "
+                f"phase (seat {self.turn} is in turn, phase {ph})")
         if ph == DEAL_END:
             raise IllegalActionError(
                 "SH-4.2", f"seat {ta[0]}, the next dealer, deals the next deal")
@@ -456,6 +487,8 @@ class ShanghaiState(State):
         t = type(action)
         if ph == GAME_OVER:
             raise IllegalActionError("SH-14.1", "the game is over")
+        if t in _STAGING:
+            return self._plan_staging(action)
         if t is Deal:
             if ph != DEAL_END:
                 raise IllegalActionError("SH-4.2", "the deal is still being played")
@@ -489,9 +522,13 @@ class ShanghaiState(State):
         if t is Pass:
             raise IllegalActionError("SH-6.2", "a turn ends with a discard")
         if t is Discard:
+            if self.staged:
+                raise IllegalActionError(
+                    "SH-8.1", f"you have {len(self.staged)} meld(s) staged: commit them "
+                    "('contract done') or withdraw them ('withdraw all') before discarding")
             return self._plan_discard(action)  # type: ignore[arg-type]
         if t is Contract:
-            return self._plan_contract(action)  # type: ignore[arg-type]
+            return self._plan_shorthand(action)  # type: ignore[arg-type]
         if t is LayOff:
             return self._plan_layoff(action)  # type: ignore[arg-type]
         if t is Swap:
@@ -527,6 +564,146 @@ class ShanghaiState(State):
                     "not discard it this turn (unless it is your last card)")
             return taken
         return (pool & -pool).bit_length() - 1
+
+    # -- staging (SH-8.1) -------------------------------------------------------------------
+    def _plan_staging(self, a: Action):
+        """SH-8.1: stage, withdraw and commit, only in the player's own meld phase.  A commit
+        returns the :class:`Contract` of the staged melds."""
+        if self._phase != MELD:
+            why = ("never during a buy window" if self._phase == BUY_PHASE else
+                   "after the draw" if self._phase == UPCARD else "while a deal is played")
+            raise IllegalActionError(
+                "SH-8.1", f"melds are staged only in your own meld phase, {why}")
+        t = type(a)
+        if t is Stage:
+            self._check_stage(a.meld, self.staged, self.stages)  # type: ignore[attr-defined]
+            return None
+        if t is ContractDone and self.has_made_contract(self.turn):
+            raise IllegalActionError(
+                "SH-8.6", "you have already made this deal's contract")
+        if not self.staged:
+            raise IllegalActionError(
+                "SH-8.1", "nothing is staged" + ("" if t is Withdraw else
+                                                 ": stage the contract's melds first"))
+        if t is Withdraw:
+            return None
+        c = Contract(self.staged)
+        self._plan_contract(c)
+        return c
+
+    def _plan_shorthand(self, a: Contract) -> Contract:
+        """SH-8.1: ``contract A, B`` is staging each meld (in the canonical order), then
+        ``contract done``; refused with the rule of the first step that fails."""
+        if not isinstance(a.melds, tuple):
+            raise IllegalActionError("SH-8.1", f"{a!r} names impossible melds")
+        staged, n = self.staged, self.stages
+        for m in a.melds:
+            self._check_stage(m, staged, n)
+            staged += (m,)
+            n += 1
+        c = Contract(staged)
+        self._plan_contract(c)
+        return c
+
+    def _avail(self, staged: tuple) -> list[int]:
+        """Kind counts of the hand minus the cards of the ``staged`` melds."""
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = {}
+        key = ("avail", staged)
+        got = cache.get(key)
+        if got is None:
+            got = list(self._counts())
+            for m in staged:
+                for k in m.natural_kinds():
+                    got[k] -= 1
+                got[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
+            cache[key] = got
+        return got
+
+    def _check_stage(self, m, staged: tuple, n: int) -> None:
+        """SH-8.1 (amended): meld ``m`` may be staged after ``staged`` with ``n`` stage actions
+        made this turn: a set or run by SH-7.1–SH-7.5, of a kind and size the contract has
+        room for (SH-8.1, SH-8.2), from cards in hand not already staged.  The contract as a
+        whole (SH-8.3, SH-8.4, SH-8.7) is checked at the commit."""
+        if self.has_made_contract(self.turn):
+            raise IllegalActionError(
+                "SH-8.6", "you have already made this deal's contract: you may only lay off and "
+                "exchange jokers")
+        if n >= STAGE_LIMIT:
+            raise IllegalActionError(
+                "SH-8.1", f"at most {STAGE_LIMIT} stage actions per turn: commit ('contract "
+                "done') or withdraw")
+        opts = self.options
+        c = self.contract
+        if isinstance(m, SetSpec):
+            _shape_set(m)
+            if len(m.jokers) > 1:
+                raise IllegalActionError("SH-7.5", f"{m}: a set may contain at most one joker")
+            if m.size < 3 or len(m.suits) <= len(m.jokers):
+                raise IllegalActionError("SH-7.1", f"{m}: a set is three or more cards of one "
+                                         "rank")
+            have = sum(1 for x in staged if not x.is_run)
+            if have >= c.sets:
+                raise IllegalActionError(
+                    "SH-8.1", f"contract {self.contract_number} is {c}: "
+                    + ("it has no sets" if not c.sets else
+                       f"its {c.sets} set(s) are staged already"))
+            if m.size != 3 and not opts.contract_min_sizes:
+                raise IllegalActionError(
+                    "SH-8.2", f"{m}: each set of the contract has exactly 3 cards; lay off "
+                    "extra cards on a later turn")
+            jokers = len(m.jokers)
+        elif isinstance(m, RunSpec):
+            _shape_run(m)
+            if m.length < 4:
+                raise IllegalActionError("SH-7.2", f"{m}: a run needs at least four cards")
+            if m.length > (14 if opts.ace_both_ends else 13):
+                raise IllegalActionError(
+                    "SH-7.3", f"{m}: a run may not hold two aces (it cannot be low and high)")
+            lim = joker_limit(m.length, True)
+            if m.joker_count > lim:
+                raise IllegalActionError(
+                    "SH-7.5", f"{m}: a run of {m.length} may contain at most {lim} "
+                    f"joker{'s' if lim > 1 else ''}")
+            have = sum(1 for x in staged if x.is_run)
+            if have >= c.runs:
+                raise IllegalActionError(
+                    "SH-8.1", f"contract {self.contract_number} is {c}: "
+                    + ("it has no runs" if not c.runs else
+                       f"its {c.runs} run(s) are staged already"))
+            if m.length != c.run_len and not (opts.contract_min_sizes and m.length > c.run_len):
+                raise IllegalActionError(
+                    "SH-8.2", f"{m}: the contract's runs have exactly {c.run_len} cards"
+                    + (" or more" if opts.contract_min_sizes else ""))
+            jokers = m.joker_count
+        else:
+            raise IllegalActionError("SH-8.1", f"{m!r} is neither a set nor a run")
+        avail = self._avail(staged)
+        need = [0] * 53
+        for k in m.natural_kinds():
+            need[k] += 1
+        need[JOKER_KIND] = jokers
+        for k in range(53):
+            if need[k] > avail[k]:
+                held = avail[k]
+                raise IllegalActionError(
+                    "SH-8.1", f"you hold {held if held else 'no'} {kind_name(k)}"
+                    + (f" not staged already, not {need[k]}" if held else
+                       (" not staged already" if self._counts()[k] else "")))
+        self._check_hand_size()
+
+    def _check_hand_size(self) -> None:
+        """SH-8.7 (with SH-5.3): the hand must hold the contract's cards plus one for the
+        discard; checked when staging too, since no staged meld could then be committed."""
+        c = self.contract
+        keep = 0 if self.options.go_out_without_discard else 1
+        held = sum(self._counts())
+        if held < c.cards + keep:
+            raise IllegalActionError(
+                "SH-8.7", f"you hold {held} cards: contract {self.contract_number} ({c}) needs "
+                f"{c.cards}" + (" and a card left for the compulsory discard (SH-6.2)"
+                                if keep else ""))
 
     # -- contract ----------------------------------------------------------------------------
     def _plan_contract(self, a: Contract):
@@ -772,8 +949,10 @@ class ShanghaiState(State):
         return cnt
 
     def _legal(self) -> list[Action]:
-        """The legal actions, in a fixed order: contracts (by their melds), lay-offs (by meld
-        number, then card), exchanges, discards (by suit S H D C, then rank, jokers last)."""
+        """The legal actions, in a fixed order: before the contract ``contract done``,
+        ``withdraw``, ``withdraw all``, then stages (sets by rank, runs by suit, length,
+        position); after it lay-offs (by meld number, then card) and exchanges; then discards
+        (by suit S H D C, then rank, jokers last), only while nothing is staged."""
         ph = self._phase
         if ph == UPCARD:
             out: list[Action] = [TAKE, DRAW] if self.pile else [DRAW]
@@ -788,8 +967,9 @@ class ShanghaiState(State):
         return out
 
     def contract_actions(self) -> list[Contract]:
-        """Every legal way to make the contract now (empty if none, or not in the meld phase,
-        or already made)."""
+        """Every way to make the contract now from the whole hand, as compound shorthands
+        (empty if none, or not in the meld phase, or already made).  Not legal actions: the
+        contract is staged one meld at a time (SH-8.1); the solver serves bots and tests."""
         if self._phase != MELD or self.has_made_contract(self.turn):
             return []
         c = self._cache
@@ -809,7 +989,23 @@ class ShanghaiState(State):
         out: list[Action] = []
         made = self.has_made_contract(seat)
         if not made:
-            out.extend(self.contract_actions())
+            staged = self.staged
+            if staged:
+                c = self.contract
+                if len(staged) == c.sets + c.runs:
+                    try:
+                        self._plan_contract(Contract(staged))
+                    except IllegalActionError:
+                        pass
+                    else:
+                        out.append(CONTRACT_DONE)
+                out.append(WITHDRAW)
+                out.append(WITHDRAW_ALL)
+            if self.stages < STAGE_LIMIT and h >= self.contract.cards + (
+                    0 if opts.go_out_without_discard else 1):  # SH-8.7
+                out.extend(self._stage_actions())
+            if staged:
+                return out  # SH-8.1: no discard while melds are staged
         else:
             can_lay = (not self.contract_now or opts.layoff_on_contract_turn) and (
                 h >= 2 or opts.go_out_without_discard)
@@ -832,6 +1028,31 @@ class ShanghaiState(State):
             n = counts[k]
             if n and not (k == tk and n == 1):
                 out.append(_discard(k))
+        return out
+
+    def _stage_actions(self) -> list[Stage]:
+        """SH-8.1: every meld that may be staged now: sets and runs by SH-7.1–SH-7.5 of the
+        sizes the contract allows (SH-8.2), for which the contract still has room, from the
+        cards in hand not already staged."""
+        c = self.contract
+        opts = self.options
+        staged = self.staged
+        n_runs = sum(1 for m in staged if m.is_run)
+        n_sets = len(staged) - n_runs
+        avail = self._avail(staged)
+        jk = avail[JOKER_KIND]
+        out: list[Stage] = []
+        if n_sets < c.sets:
+            for rank in SET_RANK_ORDER:
+                if (avail[rank - 1] + avail[12 + rank] + avail[25 + rank]
+                        + avail[38 + rank]) >= (2 if jk else 3):
+                    out.extend(stage_action(m) for m in set_candidates(
+                        avail, rank, jk, opts.contract_min_sizes))
+        if n_runs < c.runs:
+            lengths = (range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
+                       if opts.contract_min_sizes else (c.run_len,))
+            for suit in range(4):
+                out.extend(stage_action(m) for m, _ in run_candidates(avail, suit, lengths, jk))
         return out
 
     def _layoff_actions(self, counts) -> list[LayOff]:
@@ -918,8 +1139,19 @@ class ShanghaiState(State):
         if t is Discard:
             s._do_discard(action, plan, text)
             return s
-        if t is Contract:
-            s._do_contract(action, text)
+        if t is Stage:
+            s.staged = s.staged + (action.meld,)  # type: ignore[attr-defined]
+            s.stages += 1
+            return s
+        if t is Withdraw:
+            s.staged = () if action.all else s.staged[:-1]  # type: ignore[attr-defined]
+            return s
+        if t is ContractDone or t is Contract:
+            # the commit, or the shorthand: stage each meld, then commit (SH-8.1)
+            c = plan if plan is not None else (
+                self._plan_staging(action) if t is ContractDone
+                else self._plan_shorthand(action))  # type: ignore[arg-type]
+            s._do_contract(c, str(c))
             return s
         if t is LayOff:
             s._do_layoff(action, plan, text)
@@ -957,7 +1189,9 @@ class ShanghaiState(State):
         return (pool & -pool).bit_length() - 1
 
     def _do_contract(self, a: Contract, text: str) -> None:
-        """SH-8.1: the contract's melds go on the table, in the action's order."""
+        """SH-8.1: the contract's melds go on the table, in the action's (canonical) order; the
+        physical copies are picked now.  One log entry, in the shorthand's text, so records
+        replay; staging leaves no trace."""
         seat = self.turn
         hand = self.hands[seat]
         n52 = self.n52
@@ -982,6 +1216,8 @@ class ShanghaiState(State):
         self.hands = _set(self.hands, seat, hand)
         self.known = _set(self.known, seat, self.known[seat] & hand)
         self.made |= 1 << seat
+        self.staged = ()
+        self.stages = 0
         self.contract_now = True
         self.jokers_now += jokers
         nums = ", ".join(str(first + i) for i in range(len(new)))
@@ -1122,6 +1358,28 @@ class ShanghaiState(State):
         if end is not None and not ambiguous and ends.get(end) == card:
             end = None
         return LayOff(a.kind, a.meld, decl, end)
+
+    # ------------------------------------------------------------------ action ids
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the fixed integer action space (the same for every state of a game with
+        these options and player count; docs/protocol.md, "Action ids: Shanghai Rummy")."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).size
+
+    def action_id(self, action: Action) -> int:
+        """The integer id of ``action`` (raises ``NotationError`` for one outside the space,
+        such as the compound contract shorthand)."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).id_of(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """The action of id ``i`` (raises ``NotationError`` for an id out of range)."""
+        from meldhall.games.shanghai.action_ids import action_space
+
+        return action_space(self.options).action(i)
 
     def observation(self, seat: int):
         """What ``seat`` may know (SH-6.4); see :class:`ShanghaiObservation`."""
