@@ -52,7 +52,7 @@ def test_cli_hint_on_a_position_file_is_a_legal_action(tmp_path, game, players):
     assert loaded.is_legal(action, data["seat"])
     assert data["legal_count"] == len(loaded.legal_actions(data["seat"]))
     # alternatives (and the plan) are whole choices from before any staging (CC-6.9)
-    before = loaded.unstaged() if hasattr(loaded, "unstaged") else loaded
+    before = loaded.unstaged()
     if data["plan"] is not None:
         assert before.is_legal(before.parse_action(data["plan"]), data["seat"])
     for alt in data["alternatives"]:

@@ -406,7 +406,13 @@ class IsmctsBot:
             sample = observation.sample_state
         if self.level.tree or not getattr(observation, "staged", ()):
             return sample
-        return lambda rng: sample(rng).unstaged()
+
+        def unstaged(rng):
+            st = sample(rng)
+            # only games whose planners name whole meldings (compound_options) withdraw
+            return st.unstaged() if hasattr(st, "compound_options") else st
+
+        return unstaged
 
     # ------------------------------------------------------------------ search
     def _widen_limit(self, visits: float) -> int:

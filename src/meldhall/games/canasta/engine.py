@@ -837,6 +837,44 @@ class CanastaState(State):
             out.extend(self._filter_legal(cands, self._plan_take))
         return out
 
+    # ------------------------------------------------------------------ action ids
+    #: Most wild cards of one kind an action names (CC-6.2: three; Railroad's wild meld: 7).
+    WILD_ID_MAX = 3
+    #: Most naturals of one rank an action names (``None``: every copy in the pack).
+    NATURAL_ID_MAX: int | None = None
+
+    def _action_space(self):
+        from meldhall.games.canasta.action_ids import CanastaActionSpace
+
+        pack = self.pack
+        copies = 4 * pack.decks
+        n = copies if self.NATURAL_ID_MAX is None else min(copies, self.NATURAL_ID_MAX)
+        return CanastaActionSpace.get(self.players, n, min(self.WILD_ID_MAX, copies),
+                                      min(self.WILD_ID_MAX, pack.jokers))
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the game's fixed integer action space: the same for every state of a game
+        with these options and players (formula: docs/protocol.md, "Action ids")."""
+        return self._action_space().size
+
+    def action_id(self, action: Action) -> int:
+        """The integer id of ``action`` in :attr:`num_distinct_actions`; every legal action
+        has one.
+
+        Raises:
+            NotationError: a one-action melding (shorthand, no id) or counts beyond bounds.
+        """
+        return self._action_space().action_id(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """The action with id ``i`` (``action_from_id(action_id(a)) == a``).
+
+        Raises:
+            NotationError: ``i`` is outside the action space.
+        """
+        return self._action_space().action_from_id(i)
+
     def _take_possible(self) -> bool:
         """Whether the seat in turn can take the pile at all (CC-11.3, RR-12.2: with the stock
         empty the hand ends when it cannot)."""

@@ -90,6 +90,8 @@ class RailroadCanastaState(CanastaState):
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
     RULES_PARSE = RAILROAD_PARSE_RULES
+    WILD_ID_MAX = 7      # a wild meld holds up to seven wild cards (RR-6.4)
+    NATURAL_ID_MAX = 7   # a meld holds at most seven cards (RR-6.1)
 
     # ------------------------------------------------------------------ views
     def has_melded(self, seat: int) -> bool:

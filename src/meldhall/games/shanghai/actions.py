@@ -227,6 +227,7 @@ class Stage(Action):
     """
 
     meld: SetSpec | RunSpec
+    PRIVATE = True
 
     def __str__(self) -> str:
         return f"stage {self.meld}"
@@ -237,6 +238,7 @@ class Withdraw(Action):
     """Withdraw the last staged meld, or every staged meld when ``all`` (SH-8.1)."""
 
     all: bool = False
+    PRIVATE = True
 
     def __str__(self) -> str:
         return "withdraw all" if self.all else "withdraw"

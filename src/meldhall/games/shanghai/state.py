@@ -1400,6 +1400,17 @@ class ShanghaiState(State):
                   if name not in ("log", "log_mark", "_cache")}
         return (_rebuild_state, (fields, entries, mark))
 
+    def unstaged(self) -> ShanghaiState:
+        """This state with the player in turn's staged melds withdrawn (a copy; the per-turn
+        stage counter is reset too).  For planners that decide a whole contract at once."""
+        if not self.staged and not self.stages:
+            return self
+        s = self._copy()
+        s.staged = ()
+        s.stages = 0
+        s._cache = None
+        return s
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ShanghaiState):
             return NotImplemented
