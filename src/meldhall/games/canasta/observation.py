@@ -117,6 +117,18 @@ class CanastaObservation(Observation):
         """Whether the first staged meld is the upcard's meld of a take (CC-6.9)."""
         return self.private.get("staged_up", False)
 
+    def staged_count(self) -> int:
+        """The count (points, CC-3.4 / RR-3.5) of the staged melds toward the minimum of the
+        first melding, with the upcard of a staged take (CC-7.4, RR-7.3); 0 with nothing
+        staged."""
+        from meldhall.games.canasta.values import CLASSIC_VALUES as values
+
+        total = sum(sp.naturals * values[sp.rank] + sp.twos * values[2] + sp.jokers * values[0]
+                    for sp in self.staged)
+        if self.staged and self.staged_upcard:
+            total += values[self.staged[0].rank]
+        return total
+
     def log(self) -> list[dict[str, Any]]:
         """The public log, oldest first."""
         return [{"seat": e[0], "action": e[1], "note": e[2]}
@@ -152,6 +164,9 @@ class CanastaObservation(Observation):
             # CC-6.9: this seat's own staged melds (always empty for other seats' turns)
             "staged": [str(sp) for sp in self.staged],
             "staged_upcard": self.staged_upcard,
+            # the count (CC-3.4) the staged melds reach toward the minimum (CC-7.1, CC-7.4:
+            # with a staged take, the upcard counts too)
+            "staged_count": self.staged_count(),
         }
         data.update(self._json_extra())
         return data
