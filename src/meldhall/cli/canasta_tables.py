@@ -119,8 +119,37 @@ def _hand_rows(obs: Any, names: Sequence[str] | None,
     me = obs.seat
     face_up = hands is not None
     show = hands if face_up else ({me: obs.hand_cards()} if 0 <= me < obs.players else {})
-    return [(hand_label(s, me, len(cards), names, face_up), hand_text(cards))
+    rows = [(hand_label(s, me, len(cards), names, face_up), hand_text(cards))
             for s, cards in show.items()]
+    staged = staged_row(obs)
+    if staged is not None:
+        rows.append(staged)
+    return rows
+
+
+def staged_row(obs: Any) -> tuple[str, Text] | None:
+    """The seat's own staged melds (CC-6.9, RR-6.11) with the count against the minimum and
+    what commits them; ``None`` with nothing staged."""
+    staged = getattr(obs, "staged", ())
+    if not staged:
+        return None
+    j = obs.to_json()
+    side = j["side_of"][obs.seat]
+    minimum = (j.get("minimums") or [None] * (side + 1))[side]
+    t = Text()
+    for i, sp in enumerate(staged):
+        if i:
+            t.append("  |  ", style="dim")
+        t.append(str(sp), style="bold")
+        if i == 0 and obs.staged_upcard:
+            t.append(" + upcard", style="bold")
+    count = j.get("staged_count", 0)
+    t.append(f"   count {count}" + (f" of {minimum}" if minimum else ""),
+             style="green" if minimum is None or count >= minimum else "yellow")
+    how = ("'take' commits them" if obs.staged_upcard else
+           "'meld done' commits them (or a last discard that goes out concealed)")
+    t.append(f"  — {how}; 'undo' takes the last back", style="dim")
+    return ("Staged (only you see them)", t)
 
 
 # --------------------------------------------------------------------------- Classic Canasta

@@ -176,9 +176,10 @@ class ShanghaiUI(GameUI):
 
 
 _CANASTA_GROUPS = {
-    "draw": "Draw", "take": "Take the pile", "meld": "Meld", "add": "Add to a meld",
-    "out": "Go out", "discard": "Discard", "ask": "Ask partner", "yes": "Answer",
-    "no": "Answer", "pass": "Pass", "deal": "Deal",
+    "draw": "Draw", "stage": "Stage a meld (only you see it until you commit)",
+    "withdraw": "Undo staged melds", "take": "Take the pile", "meld": "Meld",
+    "add": "Add to a meld", "out": "Go out", "discard": "Discard", "ask": "Ask partner",
+    "yes": "Answer", "no": "Answer", "pass": "Pass", "deal": "Deal",
 }
 
 CLASSIC = ClassicUI(
@@ -187,17 +188,20 @@ CLASSIC = ClassicUI(
     table=classic_table,
     moves="""\
 | draw from the stock | `draw` |
-| take the pile (with cards from hand) | `take 8 8`, `take` (upcard onto your meld), `take 8 8, K K 2` |
-| new meld(s) | `meld K K 2`, `meld A A A, 7 7 7` |
+| take the pile (with cards from hand) | `take 8 8`, `take` (upcard onto your meld) |
+| before your side melds (CC-6.9): stage one meld at a time, privately | `stage K K 2`; to take the pile first `stage 8 8 + upcard` |
+| undo staged melds | `undo` / `withdraw` (the last), `undo all` / `withdraw all` |
+| commit them: a first melding / the take / going out concealed | `meld done` / `take` / the last `discard` |
+| the whole melding in one line (shorthand) | `meld A A A, 7 7 7`, `take 8 8, K K 2`, `out 7 7 7 7 7 7 7, J J JK; discard 4` |
+| new meld (side has melded) | `meld K K 2` |
 | add to a meld | `add 9 9 2 -> 9` |
 | discard | `discard K` |
-| go out concealed | `out 7 7 7 7 7 7 7, J J JK; discard 4` |
 | ask partner / answer | `ask`, `yes`, `no` |
 """,
     cards=_CANASTA_CARDS,
     example_rule="CC-8.5",
-    hint="Type the number of an action or the action itself (e.g. 'draw', 'meld K K 2', "
-         "'discard 7'); 'help' for commands, 'quit' to leave.",
+    hint="Type the number of an action or the action itself (e.g. 'draw', 'stage K K 2', "
+         "'meld done', 'discard 7'); 'help' for commands, 'quit' to leave.",
     groups=_CANASTA_GROUPS,
 )
 
@@ -207,8 +211,12 @@ RAILROAD = RailroadUI(
     table=railroad_table,
     moves="""\
 | draw two from the stock | `draw` |
-| take the pile (a natural pair, or onto your open meld) | `take 8 8`, `take`, `take 8 8, K K 2` |
-| new meld(s); a wild meld; sevens | `meld K K 2`, `meld 2 2 JK`, `meld 7 7 7` |
+| take the pile (a natural pair, or onto your open meld) | `take 8 8`, `take` |
+| before you meld (RR-6.11): stage one meld at a time, privately | `stage K K 2`; to take the pile first `stage 8 8 + upcard` |
+| undo staged melds | `undo` / `withdraw` (the last), `undo all` / `withdraw all` |
+| commit them: a first melding / the take | `meld done` / `take` |
+| the whole melding in one line (shorthand) | `meld A A A, 7 7 7`, `take 8 8, K K 2` |
+| new meld; a wild meld; sevens | `meld K K 2`, `meld 2 2 JK`, `meld 7 7 7` |
 | add to a meld (the wild meld is `wild`) | `add 9 9 2 -> 9`, `add 2 -> wild` |
 | discard | `discard K` |
 | after your discard: take your kitty, or not | `kitty` (`y`), `pass` (`n`) |
@@ -218,8 +226,9 @@ RAILROAD = RailroadUI(
     cards=_CANASTA_CARDS + "A meld closes as a canasta at seven cards; you see your kitty once "
     "you have a red, wild or sevens canasta (RR-10.2).\n",
     example_rule="RR-10.2",
-    hint="Type the number of an action or the action itself (e.g. 'draw', 'meld K K 2', "
-         "'add 2 -> wild', 'discard 7', 'kitty'); 'help' for commands, 'quit' to leave.",
+    hint="Type the number of an action or the action itself (e.g. 'draw', 'stage K K 2', "
+         "'meld done', 'add 2 -> wild', 'discard 7', 'kitty'); 'help' for commands, 'quit' to "
+         "leave.",
     groups={**_CANASTA_GROUPS, "kitty": "Kitty", "go": "Go out", "pass": "Pass"},
     draws={"draw": "You drew", "kitty": "From your kitty"},
     aliases={"kitty": {"y": "kitty", "yes": "kitty", "n": "pass", "no": "pass"}},
@@ -244,7 +253,7 @@ SHANGHAI = ShanghaiUI(
     "with the card it stands for, `JK=7D`.  Melds are numbered on the table.\n",
     example_rule="SH-10.3",
     hint="Type the number of an action or the action itself (e.g. 'take', 'draw', 'buy', "
-         "'contract 7S 7H 7D, 9C 9D JK=9S', 'layoff 9H -> 2', 'discard KH'); 'help' for "
+         "'stage 7S 7H 7D', 'contract done', 'layoff 9H -> 2', 'discard KH'); 'help' for "
          "commands, 'quit' to leave.",
     groups={"take": "Take the upcard", "draw": "Decline the upcard", "buy": "Buy",
             "pass": "Do not buy", "contract": "Make the contract", "stage": "Stage a meld",

@@ -93,8 +93,11 @@ class Session:
         self.console.print(self.ui.table(obs, self.names))
 
     def show_legal(self, legal: list[Action], everything: bool = False) -> None:
+        # stage actions can be many (one per meld the hand allows): the list shows the first
+        # (every natural of a rank first) and the others are typed or listed by 'legal all'
         self.console.print(legal_view(legal, self.ui.groups,
-                                      max_per_group=10_000 if everything else 40))
+                                      max_per_group=10_000 if everything else 40,
+                                      caps=None if everything else {"stage": 12}))
 
     def show_new_log(self, before: int, phase: str, extra: str = "") -> None:
         """Print the log entries from number ``before`` on; ``phase`` is the phase the first
@@ -160,6 +163,8 @@ class Session:
             if low.split(" ", 1)[0] in ("rules", "rule"):
                 self.show_rule(cmd.split(None, 1)[1] if " " in cmd else "")
                 continue
+            # staged melds (CC-6.9, RR-6.11, SH-8.1): "undo" withdraws the last, "undo all" all
+            cmd = {"undo": "withdraw", "undo all": "withdraw all"}.get(low, cmd)
             cmd = aliases.get(low, cmd)
             if cmd.isdigit():
                 k = int(cmd)

@@ -211,26 +211,35 @@ def order_actions(actions: Sequence[Action], titles: dict[str, str]) -> list[Act
     keeping their order within a group: the numbered list then reads top to bottom."""
     order = {t: k for k, t in enumerate(dict.fromkeys(titles.values()))}
 
-    def rank(a: Action) -> int:
-        head = str(a).split(" ", 1)[0]
-        return order.get(titles.get(head, ""), len(order))
+    def rank(a: Action) -> tuple[int, int]:
+        text = str(a)
+        head = text.split(" ", 1)[0]
+        # stage actions: melds of natural cards only first (the usual choice), then the rest
+        wild = head == "stage" and any(t in ("2", "JK") or t.startswith("JK=")
+                                       for t in text.split()[1:])
+        return order.get(titles.get(head, ""), len(order)), int(wild)
 
     return sorted(actions, key=rank)
 
 
 def legal_view(actions: Sequence[Action], titles: dict[str, str] | None = None,
-               max_per_group: int = 40) -> RenderableType:
+               max_per_group: int = 40, caps: dict[str, int] | None = None) -> RenderableType:
     """The legal actions, numbered from 1, grouped by their first word (draw, take, meld …);
-    ``titles`` names the groups (first word -> title)."""
+    ``titles`` names the groups (first word -> title); ``caps`` shows fewer of some groups
+    (first word -> how many)."""
     titles = titles or {}
     groups: dict[str, list[tuple[int, str]]] = {}
+    limits: dict[str, int] = {}
     for i, a in enumerate(actions, 1):
         text = str(a)
         head = text.split(" ", 1)[0]
-        groups.setdefault(titles.get(head, head.capitalize()), []).append((i, text))
+        title = titles.get(head, head.capitalize())
+        groups.setdefault(title, []).append((i, text))
+        if caps and head in caps:
+            limits[title] = caps[head]
     rows: list[RenderableType] = []
     for title, items in groups.items():
-        shown = items[:max_per_group]
+        shown = items[:min(max_per_group, limits.get(title, max_per_group))]
         cells = []
         for i, text in shown:
             cell = Text(f"{i:>2})", style="cyan")
