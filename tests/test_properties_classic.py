@@ -748,8 +748,8 @@ def policy_uniform(rng: random.Random, s, legal: list):
 
 def policy_cautious(rng: random.Random, s, legal: list):
     """Mostly draw and discard: long hands, stock exhaustion, forced takes (CC-11).  Melds
-    when a hand grows past 17 cards (bigger unmelded hands make legal_actions() explode,
-    engine bug B6)."""
+    more once a hand grows past 30 cards (staged melding keeps even those lists short,
+    CC-6.9; the cap keeps hands from lasting until the stock is gone every time)."""
     simple = [a for a in legal if isinstance(a, (Draw, Discard, Pass, Deal, Answer))]
     big = s.to_act and s.hands[s.to_act[0]].bit_count() > 30
     if simple and rng.random() < 0.85 and not (big and len(simple) < len(legal)):
