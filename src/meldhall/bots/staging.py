@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from meldhall.game import Action, Observation
 
-__all__ = ["planning_actions", "next_step", "PlannedBot"]
+__all__ = ["planning_actions", "next_step", "unstaged_state", "PlannedBot"]
 
 
 def _staging_types(legal: Sequence[Action]) -> bool:
@@ -24,7 +24,7 @@ def _staging_types(legal: Sequence[Action]) -> bool:
         "MeldDone", "ContractDone") for a in legal)
 
 
-def _unstaged_state(observation: Observation):
+def unstaged_state(observation: Observation):
     """A state consistent with ``observation`` in which the seat has staged nothing (its own
     cards, the table and the pile are the observation's; other hands do not matter to the
     seat's own meldings)."""
@@ -33,18 +33,20 @@ def _unstaged_state(observation: Observation):
     return unstage() if unstage is not None else st
 
 
-def planning_actions(observation: Observation, legal: Sequence[Action]) -> list[Action]:
+def planning_actions(observation: Observation, legal: Sequence[Action],
+                     state=None) -> list[Action]:
     """The seat's choices with every staged melding written as one action.
 
     Where nothing is staged or stageable, ``legal`` itself.  Otherwise: the actions the seat
     could choose before staging anything (draw, discards, asks …) and every one-action
     melding that would commit (``State.compound_options``).  Each returned action is legal
-    shorthand for its staged sequence.
+    shorthand for its staged sequence.  ``state``: an unstaged state of the observation, if
+    the caller has one (:func:`unstaged_state`).
     """
     staged = getattr(observation, "staged", ())
     if not staged and not _staging_types(legal):
         return list(legal)
-    st = _unstaged_state(observation)
+    st = state if state is not None else unstaged_state(observation)
     compound = getattr(st, "compound_options", None)
     if compound is None:
         return list(legal)
@@ -54,7 +56,8 @@ def planning_actions(observation: Observation, legal: Sequence[Action]) -> list[
     return simple + compound()
 
 
-def next_step(observation: Observation, plan: Action, legal: Sequence[Action]) -> Action:
+def next_step(observation: Observation, plan: Action, legal: Sequence[Action],
+              state=None) -> Action:
     """The legal action to play now towards ``plan`` (a choice among
     :func:`planning_actions`): its next staged step, its commit, or — when what is staged is
     not a prefix of the plan — withdrawing everything first."""
@@ -62,7 +65,7 @@ def next_step(observation: Observation, plan: Action, legal: Sequence[Action]) -
         staged = getattr(observation, "staged", ())
         if not staged:
             return plan
-    st = _unstaged_state(observation)
+    st = state if state is not None else unstaged_state(observation)
     seq = st._expand(plan) if hasattr(st, "_expand") else None
     seq = seq or [plan]
     staged = list(getattr(observation, "staged", ()))
@@ -93,5 +96,8 @@ class PlannedBot:
         (:meth:`plan`), play its next step (:func:`next_step`)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        actions = planning_actions(observation, legal_actions)
-        return next_step(observation, self.plan(observation, actions, rng), legal_actions)
+        st = None
+        if getattr(observation, "staged", ()) or _staging_types(legal_actions):
+            st = unstaged_state(observation)
+        actions = planning_actions(observation, legal_actions, st)
+        return next_step(observation, self.plan(observation, actions, rng), legal_actions, st)
