@@ -83,6 +83,12 @@ def hint_command(
     elif h.legal_count == 1:
         line.append("   (the only legal move)")
     console.print(line)
+    if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
+        # a whole melding is built from staged melds (CC-6.9, RR-6.11, SH-8.1)
+        console.print(Text(f"Play it step by step: next '{h.next}' (or type the whole "
+                           f"melding '{h.plan}')", style="dim"))
+    elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
+        console.print(Text(f"This is the next step of '{h.plan}'.", style="dim"))
     if h.alternatives:
         t = Table(box=box.SIMPLE, title="other moves compared", title_justify="left")
         t.add_column("move")
