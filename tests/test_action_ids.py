@@ -12,9 +12,9 @@ import pytest
 import meldhall
 from meldhall.errors import MeldhallError
 
-CASES = [("classic-canasta", 2), ("classic-canasta", 4), ("classic-canasta", 6),
-         ("railroad-canasta", 2), ("railroad-canasta", 5), ("shanghai-rummy", 3),
-         ("shanghai-rummy", 8)]
+CASES = ([("classic-canasta", n) for n in (2, 3, 4, 6)]
+         + [("railroad-canasta", n) for n in range(2, 9)]
+         + [("shanghai-rummy", n) for n in range(3, 9)])
 
 
 @pytest.mark.parametrize("game,players", CASES)
@@ -22,7 +22,7 @@ def test_every_legal_action_round_trips(game, players):
     rng = random.Random(players)
     state = meldhall.new_game(game, players=players, seed=players * 7)
     size = state.num_distinct_actions
-    for _ in range(600):
+    for _ in range(300):
         if state.is_terminal:
             break
         assert state.num_distinct_actions == size
@@ -35,7 +35,8 @@ def test_every_legal_action_round_trips(game, players):
         state = state.apply(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize("game,players", CASES[:1] + CASES[3:4] + CASES[5:6])
+@pytest.mark.parametrize("game,players", [("classic-canasta", 2), ("railroad-canasta", 2),
+                                          ("shanghai-rummy", 3)])
 def test_ids_outside_the_space_are_refused(game, players):
     state = meldhall.new_game(game, players=players, seed=1)
     for bad in (-1, state.num_distinct_actions, 10**30, "3", True):
