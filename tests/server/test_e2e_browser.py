@@ -683,3 +683,64 @@ def test_staged_melding_in_the_browser(server, browser, artifacts):
     assert not errors, errors
     page.close()
     other.close()
+
+
+def test_staged_contract_in_shanghai(server, browser, artifacts):
+    """Shanghai: the contract is staged meld by meld (SH-8.1); the staged area shows the
+    contract's progress ("1 of 2 melds staged") and "contract done" once it may be laid down."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed, me = 1, 1            # three players: seat 1 moves first, then may stage
+    st = new_game("shanghai-rummy", players=3, seed=seed)
+    assert st.to_act == (me,)
+    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
+                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    toks = [s["token"] for s in t["seats"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][me]["url"])
+    expect(page.locator("#conn")).to_contain_text(f"connected as seat {me}")
+    page.click('button[data-action="draw"]')
+    deadline = time.monotonic() + 30
+    while True:            # the others pass on the upcard (the buy window)
+        common = server.view(t["table"], toks[me])["common"]
+        if common["to_act"] == [me]:
+            break
+        seat = common["to_act"][0]
+        r = server.act(t["table"], toks[seat], "pass", common["version"])
+        assert r.status_code == 200, r.text
+        assert time.monotonic() < deadline
+    first, second = "stage 6S 6C JK=6S", "stage QS QH QD"   # the contract: two sets of 3
+    assert first in server.view(t["table"], toks[me])["view"]["legal"]
+    hand = page.locator("#hand button.card-btn")
+    expect(hand).not_to_have_count(0)
+
+    def select(action: str) -> None:
+        for token in action.split()[1:]:
+            kind = "JK" if token.startswith("JK") else token
+            card = next(c for c in (hand.nth(i).get_attribute("data-card")
+                                    for i in range(hand.count()))
+                        if c.split("/")[0] == kind
+                        and page.locator(f'#hand button[data-card="{c}"]').get_attribute(
+                            "aria-pressed") == "false")
+            page.click(f'#hand button[data-card="{card}"]')
+
+    select(first)
+    page.click(f'#actions .action-buttons button.primary[data-action="{first}"]')
+    status = page.locator("#staged .staged-status")
+    expect(status).to_contain_text("1 of 2 melds staged")
+    expect(status).to_contain_text("two sets of 3")
+    expect(page.locator('#staged button[data-action="contract done"]')).to_have_count(0)
+    select(second)
+    page.click(f'#actions .action-buttons button.primary[data-action="{second}"]')
+    expect(status).to_contain_text("2 of 2 melds staged")
+    page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging_shanghai.png"))
+    page.click('#staged button[data-action="contract done"]')
+    expect(page.locator("#staged")).to_have_count(0)
+    expect(page.locator("#melds .meld")).to_have_count(2)
+    assert not errors, errors
+    page.close()
