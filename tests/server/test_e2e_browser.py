@@ -40,16 +40,18 @@ def open_seat_against_bots(browser, server, seed: int):
     return t, page, errors
 
 def seed_with_a_first_meld() -> tuple[int, str]:
-    """A seed where seat 0 moves first and can meld (one meld) after drawing."""
+    """A seed where seat 0 moves first and, after drawing, can stage one meld that makes the
+    minimum on its own (the side's first melding is staged, then "meld done", CC-6.9)."""
     for seed in range(1, 2000):
         st = new_game("classic-canasta", players=4, seed=seed)
         if st.to_act != (0,):
             continue
         st = st.apply_text("draw", 0)
-        melds = [str(a) for a in st.legal_actions(0)
-                 if str(a).startswith("meld ") and "," not in str(a)]
-        if melds:
-            return seed, min(melds, key=len)
+        stages = sorted((str(a) for a in st.legal_actions(0) if str(a).startswith("stage ")),
+                        key=len)
+        for stage in stages:
+            if "meld done" in map(str, st.apply_text(stage, 0).legal_actions(0)):
+                return seed, stage
     raise AssertionError("no seed found")
 
 
@@ -123,8 +125,12 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
         expect(page.locator(f'#hand button[data-card="{card}"]')).to_have_attribute(
             "aria-pressed", "true")
     page.click(f'#actions button.primary[data-action="{meld}"]')
+    # staged (only this page sees it), then committed with "meld done"
+    expect(page.locator("#staged .staged-meld")).to_have_count(1)
+    page.click('#staged button[data-action="meld done"]')
     expect(page.locator("#melds")).to_contain_text(f"{wanted[0]} \u00d7")
-    expect(page.locator("#log")).to_contain_text(meld)
+    expect(page.locator("#log")).to_contain_text("meld " + " ".join(wanted))
+    expect(page.locator("#staged")).to_have_count(0)
 
     # discard: select one card, press the discard button shown for it
     first = page.locator("#hand button.card-btn").first
@@ -410,17 +416,23 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
            ).to_have_count(1)
     page.screenshot(path=str(artifacts / "e2e_hint.png"), full_page=True)
 
-    version = view["common"]["version"]
+    # the seat's own version counts its staging too (a stage is private: not in "recent")
+    version = view["view"]["version"]
     page.keyboard.press("Enter")                  # play it
     deadline = time.monotonic() + 30
     while True:
-        common = server.view(t["table"], tok)["common"]
-        if common["version"] > version:
+        now = server.view(t["table"], tok)
+        if now["view"]["version"] > version:
             break
         assert time.monotonic() < deadline, "the suggested move was not played"
         time.sleep(0.05)
-    played = [r for r in common["recent"] if r["seat"] == 0][-1]["action"]
-    assert played == action
+    if action.startswith("stage "):
+        # a whole melding is recommended: the button plays its next step
+        assert now["view"]["observation"]["staged"][-1] == action.removeprefix("stage ")
+        expect(page.locator("#staged li.staged-meld")).not_to_have_count(0)
+    else:
+        played = [r for r in now["common"]["recent"] if r["seat"] == 0][-1]["action"]
+        assert played == action
     expect(page.locator("#hint-move")).to_have_count(0)    # the hint was for that decision
     assert not errors, errors
     page.close()
@@ -485,5 +497,250 @@ def test_selection_cleared_after_a_kind_named_discard(server, browser):
     # a click on the kept copy selects it (it used to deselect it)
     page.click(f'#hand button[data-card="{kept}"]')
     expect(selected).to_have_count(1)
+    assert not errors, errors
+    page.close()
+
+
+def seed_for_two_staged_melds() -> tuple[int, str, str]:
+    """Two players: a seed where seat 0 moves first and, after drawing, can stage s1 (short of
+    the minimum count alone), then s2 (the two reach it): (seed, s1, s2)."""
+    for seed in range(1, 3000):
+        st = new_game("classic-canasta", players=2, seed=seed)
+        if st.to_act != (0,):
+            continue
+        st = st.apply_text("draw", 0)
+        for s1 in (str(a) for a in st.legal_actions(0) if str(a).startswith("stage ")):
+            one = st.apply_text(s1, 0)
+            if "meld done" in map(str, one.legal_actions(0)):
+                continue
+            for s2 in (str(a) for a in one.legal_actions(0) if str(a).startswith("stage ")):
+                if "meld done" in map(str, one.apply_text(s2, 0).legal_actions(0)):
+                    return seed, s1, s2
+    raise AssertionError("no seed found")
+
+
+def action_kinds(action: str) -> list[str]:
+    """The kinds of the cards a canasta action takes from hand ("add 9 9 2 -> 9": 9 9 2;
+    "stage 8 8 + upcard": 8 8), sorted."""
+    words = action.split()[1:]
+    if "->" in words:
+        words = words[:words.index("->")]
+    return sorted(w for w in words if w not in ("+", "upcard", ",", ";"))
+
+
+# every "state" message a page receives: its public version and how many melds it shows staged
+RECORD_STATES = """(() => {
+  const W = window.WebSocket;
+  window.__states = [];
+  window.WebSocket = class extends W {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        try {
+          const m = JSON.parse(ev.data);
+          if (m.type === "state") window.__states.push({ version: m.common.version,
+            staged: (m.view.observation.staged || []).length, raw: ev.data });
+        } catch (e) { /* not JSON */ }
+      });
+    }
+  };
+})();"""
+
+
+def test_staged_melding_in_the_browser(server, browser, artifacts):
+    """A side's first melding, staged one meld at a time (CC-6.9): select cards, and the only
+    card moves offered are those that use exactly them; stage two melds (the count against the
+    minimum shows), undo the last and stage it again, undo the first (the later one is staged
+    again), stage it again, "Meld done".  The other seat's page sees nothing of it (no state
+    message, no staged meld, the same version) until the commit, then the melds."""
+    from playwright.sync_api import expect
+
+    seed, s1, s2 = seed_for_two_staged_melds()
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Ann"},
+                                                {"kind": "human", "name": "Bob"}], seed=seed)
+    tok0, tok1 = t["seats"][0]["token"], t["seats"][1]["token"]
+    errors: list[str] = []
+    other = browser.new_page(viewport={"width": 1280, "height": 900})
+    other.add_init_script(RECORD_STATES)
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    other.set_default_timeout(20000)
+    other.goto(server.base + t["seats"][1]["url"])
+    expect(other.locator("#conn")).to_contain_text("connected as seat 1")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    page.click('button[data-action="draw"]')
+    expect(other.locator("#log")).to_contain_text("draw")
+    expect(page.locator("#staged")).to_have_count(0)
+
+    # the other page's baseline, once the draw (public) has reached it
+    public = server.view(t["table"], tok1)["common"]["version"]
+    other.wait_for_function(f"window.__states.length && window.__states.at(-1).version === {public}")
+    seen = other.evaluate("window.__states.length")
+    other_melds = other.locator("#melds").inner_text()
+    other_log = other.locator("#log").inner_text()
+
+    hand = page.locator("#hand button.card-btn")
+    moves = page.locator("#actions .action-buttons button.action.primary")
+
+    def select(action: str) -> None:
+        chosen: list[str] = []
+        cards = [hand.nth(i).get_attribute("data-card") for i in range(hand.count())]
+        for kind in action_kinds(action):
+            card = next(c for c in cards if c not in chosen and rank_of(c) == kind)
+            chosen.append(card)
+            page.click(f'#hand button[data-card="{card}"]')
+        expect(page.locator("#hand button.card-btn.selected")).to_have_count(len(chosen))
+
+    def staged_texts() -> list[str]:
+        return page.locator("#staged li.staged-meld").evaluate_all(
+            "els => els.map((e) => e.dataset.staged)")
+
+    def stage(action: str, expected: list[str]) -> None:
+        select(action)
+        # the buttons offered: exactly the legal moves that use exactly these cards
+        legal = server.view(t["table"], tok0)["view"]["legal"]
+        exact = sorted(a for a in legal if action_kinds(a) == action_kinds(action)
+                       and a.split()[0] in ("stage", "add", "take", "discard", "meld"))
+        shown = sorted(moves.evaluate_all("els => els.map((e) => e.dataset.action)"))
+        assert shown == exact and action in shown, (shown, exact)
+        # moves that use these cards and more are not offered (there used to be up to 17)
+        more = [a for a in legal if a not in exact and a.startswith("stage ")
+                and all(action_kinds(a).count(k) >= action_kinds(action).count(k)
+                        for k in action_kinds(action))]
+        for a in more:
+            expect(page.locator(f'#actions button[data-action="{a}"]:visible')).to_have_count(0)
+        before = hand.count()
+        page.click(f'#actions .action-buttons button.primary[data-action="{action}"]')
+        expect(page.locator("#staged li.staged-meld")).to_have_count(len(expected))
+        assert staged_texts() == expected
+        # the staged cards leave the hand's row (the hand still holds them: CC-6.9(a))
+        expect(hand).to_have_count(before - len(action_kinds(action)))
+
+    m1, m2 = s1.removeprefix("stage "), s2.removeprefix("stage ")
+    count = page.locator("#staged .staged-status")
+    meld_done = page.locator('#staged button[data-action="meld done"]')
+
+    stage(s1, [m1])
+    expect(count).to_contain_text(re.compile(r"count \d+ of 50 \u2014 \d+ more needed"))
+    expect(meld_done).to_have_count(0)
+    expect(page.locator("#staged")).to_contain_text("Meld done commits them once the count")
+    one = int(re.search(r"count (\d+)", count.inner_text()).group(1))
+    assert one == server.view(t["table"], tok0)["view"]["observation"]["staged_count"] < 50
+
+    stage(s2, [m1, m2])
+    expect(count).to_contain_text(re.compile(r"count \d+ of 50 \u2014 the minimum is reached"))
+    expect(meld_done).to_have_count(1)
+    expect(page.locator("#staged button.undo")).to_have_count(2)
+    expect(page.locator('#staged button.undo-all[data-action="withdraw all"]')).to_have_count(1)
+
+    # undo the last meld (withdraw), stage it again
+    page.locator("#staged li.staged-meld").nth(1).locator("button.undo").click()
+    expect(page.locator("#staged li.staged-meld")).to_have_count(1)
+    expect(count).to_contain_text(f"count {one} of 50")
+    stage(s2, [m1, m2])
+    page.locator("#staged").screenshot(path="/tmp/staging.png")
+    page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging.png"))
+
+    # undo the first meld: withdrawn back to it, the later one staged again; then stage it
+    page.locator("#staged li.staged-meld").nth(0).locator("button.undo").click()
+    expect(page.locator("#staged li.staged-meld")).to_have_count(1)
+    expect(page.locator(f'#staged li.staged-meld[data-staged="{m2}"]')).to_have_count(1)
+    expect(page.locator("#staged button.undo")).to_be_enabled()
+    stage(s1, [m2, m1])
+    expect(meld_done).to_have_count(1)
+
+    # the phone layout: the staged area and its buttons fit the width
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = page.locator("#staged").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging_phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    # nothing of it reached the other page: no state message at all, nothing shown
+    assert server.view(t["table"], tok1)["common"]["version"] == public
+    states = other.evaluate("window.__states")
+    assert len(states) == seen, states[seen:]
+    assert other.locator("#melds").inner_text() == other_melds
+    assert other.locator("#log").inner_text() == other_log
+    expect(other.locator("#staged")).to_have_count(0)
+
+    # by keyboard: Enter on "Meld done" commits
+    meld_done.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#staged")).to_have_count(0)
+    committed = "meld " + ", ".join(sorted([m1, m2], key=lambda m: "AKQJ1098765432".index(m[0])))
+    expect(page.locator("#log")).to_contain_text(committed)
+    # the other page now shows the melds (and its version moved on)
+    expect(other.locator("#log")).to_contain_text(committed)
+    for m in (m1, m2):
+        expect(other.locator("#melds")).to_contain_text(f"{m.split()[0]} \u00d7")
+    assert server.view(t["table"], tok1)["common"]["version"] > public
+    after = other.evaluate("window.__states")
+    assert all(s["staged"] == 0 for s in after)
+    assert not errors, errors
+    page.close()
+    other.close()
+
+
+def test_staged_contract_in_shanghai(server, browser, artifacts):
+    """Shanghai: the contract is staged meld by meld (SH-8.1); the staged area shows the
+    contract's progress ("1 of 2 melds staged") and "contract done" once it may be laid down."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed, me = 1, 1            # three players: seat 1 moves first, then may stage
+    st = new_game("shanghai-rummy", players=3, seed=seed)
+    assert st.to_act == (me,)
+    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
+                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    toks = [s["token"] for s in t["seats"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][me]["url"])
+    expect(page.locator("#conn")).to_contain_text(f"connected as seat {me}")
+    page.click('button[data-action="draw"]')
+    deadline = time.monotonic() + 30
+    while True:            # the others pass on the upcard (the buy window)
+        common = server.view(t["table"], toks[me])["common"]
+        if common["to_act"] == [me]:
+            break
+        seat = common["to_act"][0]
+        r = server.act(t["table"], toks[seat], "pass", common["version"])
+        assert r.status_code == 200, r.text
+        assert time.monotonic() < deadline
+    first, second = "stage 6S 6C JK=6S", "stage QS QH QD"   # the contract: two sets of 3
+    assert first in server.view(t["table"], toks[me])["view"]["legal"]
+    hand = page.locator("#hand button.card-btn")
+    expect(hand).not_to_have_count(0)
+
+    def select(action: str) -> None:
+        for token in action.split()[1:]:
+            kind = "JK" if token.startswith("JK") else token
+            card = next(c for c in (hand.nth(i).get_attribute("data-card")
+                                    for i in range(hand.count()))
+                        if c.split("/")[0] == kind
+                        and page.locator(f'#hand button[data-card="{c}"]').get_attribute(
+                            "aria-pressed") == "false")
+            page.click(f'#hand button[data-card="{card}"]')
+
+    select(first)
+    page.click(f'#actions .action-buttons button.primary[data-action="{first}"]')
+    status = page.locator("#staged .staged-status")
+    expect(status).to_contain_text("1 of 2 melds staged")
+    expect(status).to_contain_text("two sets of 3")
+    expect(page.locator('#staged button[data-action="contract done"]')).to_have_count(0)
+    select(second)
+    page.click(f'#actions .action-buttons button.primary[data-action="{second}"]')
+    expect(status).to_contain_text("2 of 2 melds staged")
+    page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging_shanghai.png"))
+    page.click('#staged button[data-action="contract done"]')
+    expect(page.locator("#staged")).to_have_count(0)
+    expect(page.locator("#melds .meld")).to_have_count(2)
     assert not errors, errors
     page.close()

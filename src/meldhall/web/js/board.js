@@ -295,3 +295,86 @@ export function breakdown(oc, obs, names, mySeat = null) {
   }
   return box;
 }
+
+/** "K ×2 + 2" for a staged canasta meld's text ("K K 2"), the upcard counted in; Shanghai:
+ *  "set of 7s" / "run in ♠". */
+export function stagedLabel(obs, text, withUpcard = null) {
+  const tokens = String(text).split(/\s+/).filter(Boolean);
+  if (isShanghai(obs)) {
+    const decl = tokens.map((t) => (t.includes("=") ? t.split("=")[1] : t)).map(parseCard).filter(Boolean);
+    const ranks = new Set(decl.map((c) => c.rank));
+    if (ranks.size <= 1) return `set of ${decl.length ? decl[0].rank : "?"}s (${tokens.length})`;
+    const suit = decl.length ? decl[0].suit : null;
+    return `run${suit ? " in " + cardLabel("2" + suit).slice(1) : ""} (${tokens.length})`;
+  }
+  const all = withUpcard ? [withUpcard, ...tokens] : tokens;
+  const naturals = all.filter((t) => t !== "2" && t !== "JK");
+  const rank = naturals.length ? naturals[0] : "wild";
+  return meldLabel({ rank, spec: all.join(" ") });
+}
+
+/** How many melds a Shanghai contract asks for ("two sets of 3 + one run of 4": 3). */
+export function contractMelds(contract) {
+  const words = { one: 1, two: 2, three: 3 };
+  let n = 0;
+  for (const m of String((contract && contract.text) || "").matchAll(/(\w+) (?:sets?|runs?) of/g)) {
+    n += words[m[1]] || Number(m[1]) || 0;
+  }
+  return n;
+}
+
+/**
+ * The seat's staged melds, apart from the table's melds (CC-6.9, RR-6.11, SH-8.1): each meld
+ * with its cards (`melds`: physical cards matched in the hand, `matchStaged`), an undo button
+ * per meld (`undo(i)` makes it), the running count against the side's minimum (canasta) or the
+ * contract's progress (Shanghai), what commits the melds and the commit buttons (`commit`).
+ * Null when nothing is staged and no first melding is under way.
+ */
+export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }) {
+  const staged = obs.staged || [];
+  if (!staged.length) return null;
+  const box = h("section.staged-area", { id: "staged", "aria-label": "Your staged melds (only you see them)" });
+  const head = h("div.staged-head", h("h3", "Staged melds"),
+    h("span.dim", " only you see them until you commit"));
+  box.append(head);
+  const upcard = obs.staged_upcard && obs.pile && obs.pile.length ? obs.pile[obs.pile.length - 1] : null;
+  const list = h("ol.staged-list");
+  staged.forEach((text, i) => {
+    const isUp = upcard && i === 0;
+    const upKind = isUp ? (parseCard(upcard) || {}).rank : null;
+    const row = h("li.staged-meld" + (isUp ? ".with-upcard" : ""), { "data-staged": text });
+    const cards = h("div.card-row.fan");
+    if (isUp) {
+      cards.append(h("span.card-wrap.upcard", { title: `the upcard: ${cardLabel(upcard)} (from the pile)` },
+        cardSVG(upcard, { small: true })));
+    }
+    for (const c of melds[i] || []) cards.append(h("span.card-wrap", { title: cardLabel(c) }, cardSVG(c, { small: true })));
+    const label = h("div.meld-label", stagedLabel(obs, text, upKind),
+      isUp ? h("span.badge.upcard-badge", "with the upcard") : null);
+    row.append(label, cards, h("code.staged-text", text + (isUp ? " + upcard" : "")));
+    const btn = undo(i);
+    if (btn) row.append(btn);
+    list.append(row);
+  });
+  box.append(list);
+  const status = h("div.staged-status");
+  if (isShanghai(obs)) {
+    const need = contractMelds(obs.contract);
+    status.append(h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
+      obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null);
+  } else if (Array.isArray(obs.minimums) && obs.side_of && mySeat !== null) {
+    const min = obs.minimums[obs.side_of[mySeat]];
+    const count = obs.staged_count || 0;
+    if (min !== null && min !== undefined) {
+      const short = min - count;
+      status.append(h("strong.staged-count" + (short <= 0 ? ".enough" : ""), `count ${count} of ${min}`),
+        h("span.dim", short > 0 ? ` \u2014 ${short} more needed` : " \u2014 the minimum is reached"));
+    }
+  }
+  box.append(status);
+  for (const n of notes || []) box.append(h("p.staged-note", n));
+  const buttons = h("div.staged-buttons", ...(commit || []));
+  if (undoAll) buttons.append(undoAll);
+  box.append(buttons);
+  return box;
+}

@@ -144,3 +144,29 @@ function coverAll(tokens, cards, exact) {
   }
   return exact ? left.length === 0 && unmatched.length === 0 : left.length === 0;
 }
+
+/**
+ * The seat's staged melds (texts like "K K 2" or "5S 5C JK=5S") matched to physical cards of
+ * the hand, which still holds them (CC-6.9(a), SH-8.1): {melds: [[physical…]…], rest}.  The
+ * canasta games name cards by kind and the engine chooses the copies, so the copies shown are
+ * any of that kind (suits do not matter there); a suited token (Shanghai) takes its own suit.
+ * An upcard's staged meld ("stage 8 8 2 + upcard") is written with the cards from hand only.
+ */
+export function matchStaged(hand, staged) {
+  const rest = hand.slice();
+  const melds = [];
+  for (const text of staged || []) {
+    const tokens = actionCards("stage " + text);
+    const picked = new Array(tokens.length).fill(null);
+    const take = (i, pred) => {
+      const j = rest.findIndex((c) => pred(parseCard(c)));
+      if (j < 0) return;
+      picked[i] = rest[j];
+      rest.splice(j, 1);
+    };
+    tokens.forEach((t, i) => { if (t.suit) take(i, (c) => c && c.rank === t.rank && c.suit === t.suit); });
+    tokens.forEach((t, i) => { if (!t.suit) take(i, (c) => c && c.rank === t.rank); });
+    melds.push(picked.map((p, i) => p || (tokens[i].rank + (tokens[i].suit || ""))));
+  }
+  return { melds, rest };
+}

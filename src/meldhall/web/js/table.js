@@ -3,10 +3,10 @@
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
 import { api, apiText, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
-import { actionCards, cardLabel, cardSVG, matchesExactly, sortCards, usesAll } from "./cards.js";
+import { actionCards, cardLabel, cardSVG, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
 import {
   breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
-  scorePanel, scoreSheet, seatName,
+  scorePanel, scoreSheet, seatName, stagedPanel,
 } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +30,8 @@ let retry = 0;
 let fatal = false;
 let games = null;
 let hint = null;           // {version, data} | {version, loading: true} | {version, error}
+let queued = [];           // moves to send one after the other (undoing a staged meld that is
+                           // not the last: withdraw back to it, then stage the later ones again)
 
 function names() {
   return msg ? msg.seats.map((s) => s.name) : [];
@@ -90,6 +92,7 @@ function onMessage(m) {
       render();
       restoreFocus(info, afterMove && pending === null);
       if (pending === null) afterMove = false;
+      if (pending === null && queued.length) sendAction(queued.shift(), true);
       break;
     }
     case "accepted":
@@ -110,6 +113,7 @@ function onMessage(m) {
       break;
     case "refused": {
       if (m.id === pending) pending = null;
+      queued = [];
       afterMove = false;
       showRefusal(m);
       const info = focusInfo();
@@ -135,9 +139,10 @@ function tableVersion(m) {
   return m.view && m.view.version !== undefined ? m.view.version : m.common.version;
 }
 
-function sendAction(action) {
+function sendAction(action, fromQueue = false) {
   if (!ws || ws.readyState !== WebSocket.OPEN || !msg) return;
   if (pending !== null) return;          // one move at a time: no double clicks
+  if (!fromQueue) queued = [];
   pending = ++seq;
   sentId = pending;
   pendingVersion = tableVersion(msg);
@@ -286,13 +291,23 @@ function renderHandOver() {
 }
 
 
+// The hand still holds the staged melds' cards (CC-6.9(a), SH-8.1): they are shown in the
+// staged area instead, and the hand shows (and lets the player select) the others.
+function stagedSplit() {
+  const obs = msg.view.observation;
+  return matchStaged(sortCards(obs.hand || [], "rank"), obs.staged || []);
+}
+
 function renderHand() {
   const obs = msg.view.observation;
-  const hand = obs.hand || [];
+  const split = stagedSplit();
+  const hand = split.rest;
   selection = selection.filter((c) => hand.includes(c));
   const box = $("hand");
   box.replaceChildren();
-  $("hand-count").textContent = role === "seat" ? `(${hand.length})` : "";
+  const stagedCards = (obs.hand || []).length - hand.length;
+  $("hand-count").textContent = role !== "seat" ? ""
+    : stagedCards ? `(${hand.length}, and ${stagedCards} in staged melds)` : `(${hand.length})`;
   $("me").classList.toggle("spectating", role !== "seat");
   $("me").hidden = role !== "seat";        // a spectator has no hand: no empty strip
   const known = new Set((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []);
@@ -339,13 +354,88 @@ function kindTitle(a) {
   return `any ${cards.map((c) => (c.rank === "JK" ? "joker" : c.rank)).join(" ")} from your hand: suits do not matter (${rule})`;
 }
 
-function actionButton(a, cls = "") {
-  const hinted = currentHint() && currentHint().data && currentHint().data.action === a;
+function actionButton(a, cls = "", why = null) {
+  const hinted = currentHint() && currentHint().data && hintMove(currentHint().data) === a;
   const title = [hinted ? "the hint's recommended move" : null, kindTitle(a)].filter(Boolean).join(" \u2014 ");
   const b = h("button.action" + cls + (hinted ? ".hinted" : ""),
-    { type: "button", "data-action": a, disabled: pending !== null, title: title || null }, a);
+    { type: "button", "data-action": a, disabled: pending !== null, title: title || null }, a,
+    why ? h("span.why", why) : null);
   b.addEventListener("click", () => sendAction(a));
   return b;
+}
+
+/** A button that sends a sequence of moves (the first now, the others one after the other). */
+function sequenceButton(moves, label, cls, attrs = {}) {
+  const b = h("button" + cls, { type: "button", disabled: pending !== null, "data-action": moves[0], ...attrs }, label);
+  b.addEventListener("click", () => {
+    sendAction(moves[0]);
+    if (pending !== null) queued = moves.slice(1);
+  });
+  return b;
+}
+
+// What a move for the selected cards does, in words (the button shows the notation too).
+function whyText(a, obs) {
+  const staged = (obs.staged || []).length > 0;
+  const verb = a.split(/\s+/)[0];
+  const target = a.includes("->") ? a.split("->")[1].trim() : "";
+  const shanghai = msg.common.game === "shanghai-rummy";
+  switch (verb) {
+    case "stage":
+      return a.endsWith("+ upcard") ? "with the upcard: stage it to take the pile"
+        : shanghai ? "stage it for the contract" : "stage it as a new meld";
+    case "meld": return "lay it down as a new meld";
+    case "add": return `add to your ${target} meld`;
+    case "take": return "take the pile with them";
+    case "layoff": return `lay off on meld #${target}`;
+    case "swap": return `exchange for the joker of meld #${target}`;
+    case "out": return "go out";
+    case "discard": return staged ? "discard: goes out and commits the staged melds" : "discard it";
+    default: return null;
+  }
+}
+
+// Moves of the staged area (its own buttons): withdraw, commit.
+const STAGING_MOVES = new Set(["withdraw", "withdraw all", "meld done", "contract done"]);
+
+function stagingArea(legal) {
+  const obs = msg.view.observation;
+  const staged = obs.staged || [];
+  if (!staged.length) return null;
+  const has = (a) => legal.includes(a);
+  const n = staged.length;
+  const upcard = !!obs.staged_upcard;
+  const shanghai = msg.common.game === "shanghai-rummy";
+  const undo = (i) => {
+    if (!has("withdraw")) return null;
+    const what = `undo: put ${staged[i]} back in the hand`;
+    if (i === n - 1) return sequenceButton(["withdraw"], "undo", ".undo", { title: what + " (withdraw)", "aria-label": what });
+    // an earlier meld: withdraw back to it, then stage the later ones again (the upcard's meld
+    // comes first and the others depend on it: undoing it withdraws them all)
+    const again = upcard && i === 0 ? [] : staged.slice(i + 1).map((t) => "stage " + t);
+    const moves = upcard && i === 0 ? ["withdraw all"] : [...Array(n - i).fill("withdraw"), ...again];
+    return sequenceButton(moves, "undo", ".undo", { title: `${what} (${moves.join("; ")})`, "aria-label": what });
+  };
+  const commit = [];
+  const notes = [];
+  if (shanghai) {
+    if (has("contract done")) commit.push(actionButton("contract done", ".primary.commit", null));
+    notes.push(has("contract done") ? "Contract done lays them down as your contract."
+      : "Stage the rest of the contract, then Contract done lays them down.");
+  } else if (upcard) {
+    if (has("take")) commit.push(actionButton("take", ".primary.commit", "take the pile: commits the staged melds"));
+    notes.push("Taking the pile commits these melds (only the upcard and cards from your hand count).");
+  } else {
+    if (has("meld done")) commit.push(actionButton("meld done", ".primary.commit", "commit the staged melds"));
+    notes.push("Meld done commits them" + (has("meld done") ? "." : " once the count reaches the minimum."));
+  }
+  if (legal.some((a) => a.startsWith("discard"))) {
+    notes.push("Your final discard goes out concealed and commits them.");
+  }
+  const undoAll = has("withdraw all") && n > 1
+    ? sequenceButton(["withdraw all"], "undo all", ".undo-all", { title: "put every staged meld back in the hand (withdraw all)" })
+    : null;
+  return stagedPanel(obs, mySeat, stagedSplit().melds, { undo, undoAll, commit, notes });
 }
 
 function renderActions() {
@@ -368,24 +458,30 @@ function renderActions() {
     box.append(h("p.dim", who ? `Waiting for ${who}…` : "Waiting…"));
     return;
   }
+  const obs = v.observation;
+  const area = stagingArea(legal);
+  if (area) box.append(area);
   box.append(hintPanel(legal));
+  // the staged area has its own buttons: withdraw, meld done / contract done, the take that
+  // commits a staged take
+  const inArea = (a) => area && (STAGING_MOVES.has(a) || (a === "take" && obs.staged_upcard));
   const parsed = legal.map((a) => ({ a, cards: actionCards(a) }));
-  const plain = parsed.filter((p) => p.cards.length === 0);
+  const plain = parsed.filter((p) => p.cards.length === 0 && !inArea(p.a));
   const main = h("div.action-buttons");
   if (selection.length === 0) {
     for (const p of plain) main.append(actionButton(p.a, ".primary"));
-    const withCards = parsed.length - plain.length;
-    if (withCards) main.append(h("p.hint", `Select cards to see the ${withCards} move${withCards === 1 ? "" : "s"} that use them (melds, additions, discards).`));
+    const withCards = parsed.filter((p) => p.cards.length).length;
+    if (withCards) main.append(h("p.hint", `Select cards to see the move${withCards === 1 ? "" : "s"} that use exactly them (${withCards} in all: melds, additions, discards).`));
   } else {
+    // only the moves that use exactly the selected cards (a move names its cards; the
+    // compound combinations are never listed)
     const exact = parsed.filter((p) => p.cards.length && matchesExactly(p.cards, selection));
-    const using = parsed.filter((p) => p.cards.length && !exact.includes(p) && usesAll(p.cards, selection));
-    for (const p of exact) main.append(actionButton(p.a, ".primary"));
-    if (using.length) {
-      main.append(h("p.hint", exact.length ? "Also using these cards:" : "Moves using these cards:"));
-      using.slice(0, 16).forEach((p) => main.append(actionButton(p.a)));
-      if (using.length > 16) main.append(h("span.dim", ` … and ${using.length - 16} more`));
+    for (const p of exact) main.append(actionButton(p.a, ".primary", whyText(p.a, obs)));
+    if (!exact.length) {
+      const more = parsed.filter((p) => p.cards.length && usesAll(p.cards, selection)).length;
+      main.append(h("p.hint", "No legal move uses exactly these cards."
+        + (more ? ` ${more === 1 ? "One move uses" : more + " moves use"} them with more cards: select those too.` : "")));
     }
-    if (!exact.length && !using.length) main.append(h("p.hint", "No legal move uses exactly these cards."));
     for (const p of plain) main.append(actionButton(p.a));
   }
   box.append(main);
@@ -417,6 +513,13 @@ function points(v) {
   return `${r > 0 ? "+" : r < 0 ? "\u2212" : "\u00b1"}${Math.abs(r)} points`;
 }
 
+// The move a hint's button plays: its action, or where that is a whole melding the engine
+// stages (shorthand, not among the legal moves: "meld A A A, K K 2"), its next step
+// ("stage A A A"), so that the player builds it one meld at a time like any other.
+function hintMove(d) {
+  return d.plan && d.next && msg && !msg.view.legal.includes(d.action) ? d.next : d.action;
+}
+
 function hintPanel(legal) {
   const cur = currentHint();
   const btn = h("button", { type: "button", id: "hint-btn", disabled: !!(cur && cur.loading),
@@ -432,23 +535,34 @@ function hintPanel(legal) {
   }
   const d = cur.data;
   const value = points(d.value);
-  const rec = actionButton(d.action, ".primary.hint-move");
+  const move = hintMove(d);
+  const rec = actionButton(move, ".primary.hint-move");
   rec.id = "hint-move";
   const detail = value !== null
     ? ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
-  box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
+  if (move !== d.action) {
+    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ", h("code", d.plan || d.action),
+      h("span.dim", detail)),
+      h("p.hint-best", h("span", "Its next step: "), rec));
+  } else {
+    box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
+  }
   if (d.alternatives && d.alternatives.length) {
     const list = h("ol.hint-alternatives");
     for (const alt of d.alternatives) {
-      if (!legal.includes(alt.action)) continue;
+      // a whole melding the engine stages (shorthand, not a legal move by itself) is named,
+      // not a button: it is built one meld at a time
+      const melding = !legal.includes(alt.action);
+      if (melding && !/^(meld|take|out|contract) /.test(alt.action)) continue;
       const vs = alt.versus_recommended;
       const diff = vs === null || vs === undefined ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
       const text = diff !== null
         ? ` ${diff} points against the recommendation on the same deals (${plural(alt.samples, "playout")})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : "");
-      list.append(h("li", actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
+      list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, alt.action)
+        : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     box.append(h("p.dim", "Other moves compared (\u00b1 one standard error; the search leaves "
       + "the heuristic's move only for one that beats it by more than that, or by 1.64 of them on fresh "
