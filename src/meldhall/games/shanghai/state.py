@@ -1044,15 +1044,27 @@ class ShanghaiState(State):
         out: list[Stage] = []
         if n_sets < c.sets:
             for rank in SET_RANK_ORDER:
-                if (avail[rank - 1] + avail[12 + rank] + avail[25 + rank]
-                        + avail[38 + rank]) >= (2 if jk else 3):
-                    out.extend(stage_action(m) for m in set_candidates(
-                        avail, rank, jk, opts.contract_min_sizes))
+                suits = (avail[rank - 1], avail[12 + rank], avail[25 + rank], avail[38 + rank])
+                if sum(suits) >= (2 if jk else 3):
+                    # the same few suit counts recur all game: their stages are kept
+                    key = ("set", rank, suits, jk > 0, opts.contract_min_sizes)
+                    got = _STAGE_LISTS.get(key)
+                    if got is None:
+                        got = _STAGE_LISTS[key] = [stage_action(m) for m in set_candidates(
+                            avail, rank, jk, opts.contract_min_sizes)]
+                    out.extend(got)
         if n_runs < c.runs:
             lengths = (range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
                        if opts.contract_min_sizes else (c.run_len,))
             for suit in range(4):
-                out.extend(stage_action(m) for m, _ in run_candidates(avail, suit, lengths, jk))
+                row = tuple(avail[suit * 13:suit * 13 + 13])
+                key = ("run", suit, row, jk, tuple(lengths), opts.ace_both_ends)
+                got = _STAGE_LISTS.get(key)
+                if got is None:
+                    got = [stage_action(m) for m, _ in run_candidates(avail, suit, lengths, jk)]
+                    if len(_STAGE_LISTS) < 200_000:
+                        _STAGE_LISTS[key] = got
+                out.extend(got)
         return out
 
     def _layoff_actions(self, counts) -> list[LayOff]:
@@ -1461,6 +1473,10 @@ def _counts(hand: int, n52: int) -> list[int]:
         c[i % 52 if i < n52 else 52] += 1
         hand ^= low
     return c
+
+
+#: Stage actions per (kind of meld, the cards that supply it): pure functions of their key.
+_STAGE_LISTS: dict = {}
 
 
 def _make_copy():
