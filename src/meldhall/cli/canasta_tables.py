@@ -119,12 +119,31 @@ def _hand_rows(obs: Any, names: Sequence[str] | None,
     me = obs.seat
     face_up = hands is not None
     show = hands if face_up else ({me: obs.hand_cards()} if 0 <= me < obs.players else {})
-    rows = [(hand_label(s, me, len(cards), names, face_up), hand_text(cards))
-            for s, cards in show.items()]
+    rows = []
+    for s, cards in show.items():
+        label = hand_label(s, me, len(cards), names, face_up)
+        if s == me and not face_up and getattr(obs, "staged", ()):
+            # staged melds stay in the hand (CC-6.9) but are shown on their own row
+            cards = _without_staged(list(cards), obs.staged)
+            label = f"Your hand ({len(cards)}, and {len(obs.hand_cards()) - len(cards)} in " \
+                    "staged melds)"
+        rows.append((label, hand_text(cards)))
     staged = staged_row(obs)
     if staged is not None:
         rows.append(staged)
     return rows
+
+
+def _without_staged(cards: list[Card], staged) -> list[Card]:
+    """The hand's cards less those of the staged melds (by kind: naturals, twos, jokers)."""
+    for sp in staged:
+        for kind, n in ((sp.rank, sp.naturals), (2, sp.twos), (0, sp.jokers)):
+            for _ in range(n):
+                for i in range(len(cards) - 1, -1, -1):
+                    if cards[i].rank == kind:
+                        del cards[i]
+                        break
+    return cards
 
 
 def staged_row(obs: Any) -> tuple[str, Text] | None:

@@ -192,7 +192,7 @@ CLASSIC = ClassicUI(
 | before your side melds (CC-6.9): stage one meld at a time, privately | `stage K K 2`; to take the pile first `stage 8 8 + upcard` |
 | undo staged melds | `undo` / `withdraw` (the last), `undo all` / `withdraw all` |
 | commit them: a first melding / the take / going out concealed | `meld done` / `take` / the last `discard` |
-| the whole melding in one line (shorthand) | `meld A A A, 7 7 7`, `take 8 8, K K 2`, `out 7 7 7 7 7 7 7, J J JK; discard 4` |
+| the whole melding in one line (shorthand) | `meld A A A, 7 7 7` — or `take 8 8, K K 2` — or `out 7 7 7 7 7 7 7, J J JK; discard 4` |
 | new meld (side has melded) | `meld K K 2` |
 | add to a meld | `add 9 9 2 -> 9` |
 | discard | `discard K` |
@@ -215,7 +215,7 @@ RAILROAD = RailroadUI(
 | before you meld (RR-6.11): stage one meld at a time, privately | `stage K K 2`; to take the pile first `stage 8 8 + upcard` |
 | undo staged melds | `undo` / `withdraw` (the last), `undo all` / `withdraw all` |
 | commit them: a first melding / the take | `meld done` / `take` |
-| the whole melding in one line (shorthand) | `meld A A A, 7 7 7`, `take 8 8, K K 2` |
+| the whole melding in one line (shorthand) | `meld A A A, 7 7 7` — or `take 8 8, K K 2` |
 | new meld; a wild meld; sevens | `meld K K 2`, `meld 2 2 JK`, `meld 7 7 7` |
 | add to a meld (the wild meld is `wild`) | `add 9 9 2 -> 9`, `add 2 -> wild` |
 | discard | `discard K` |

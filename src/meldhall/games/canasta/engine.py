@@ -649,8 +649,10 @@ class CanastaState(State):
         # Stage
         if self.stages >= STAGE_LIMIT:
             raise IllegalActionError(
-                rule, f"at most {STAGE_LIMIT} melds may be staged in one turn: commit them "
-                "('meld done') or withdraw them ('withdraw all')")
+                rule, f"you have used the {STAGE_LIMIT} stage actions a turn allows (each "
+                "'stage' counts, also of a meld withdrawn since): "
+                + ("commit what is staged ('meld done', or the take) or withdraw it"
+                   if self.staged else "no more melds can be staged this turn"))
         if ph == "draw":
             if not self.staged and not action.upcard:
                 raise IllegalActionError(

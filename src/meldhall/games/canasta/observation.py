@@ -167,6 +167,8 @@ class CanastaObservation(Observation):
             # the count (CC-3.4) the staged melds reach toward the minimum (CC-7.1, CC-7.4:
             # with a staged take, the upcard counts too)
             "staged_count": self.staged_count(),
+            # CC-6.9 (d): stage actions this seat may still make this turn
+            "stages_left": _stage_limit() - self.private.get("stages", 0),
         }
         data.update(self._json_extra())
         return data
@@ -283,3 +285,9 @@ class CanastaObservation(Observation):
 
     def _fill_packets(self, state, filled: dict) -> None:
         """Put the sampled packets into the sampled state."""
+
+
+def _stage_limit() -> int:
+    from meldhall.games.canasta.engine import STAGE_LIMIT
+
+    return STAGE_LIMIT

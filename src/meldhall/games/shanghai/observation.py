@@ -181,6 +181,8 @@ class ShanghaiObservation(Observation):
             "buy_offer_order": list(p["queue"]),
             "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
             "staged": [str(m) for m in self.staged],
+            # SH-8.1: stage actions this seat may still make this turn
+            "stages_left": _stages_left(self.stages),
             "log": [{"seat": s, "action": a, "note": note} for s, a, note in self.log],
             "outcome": oc.to_json() if oc is not None else None,
         }
@@ -313,3 +315,9 @@ def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, lo
                               staged, stages)
     obs.__dict__["log"] = tuple(log)
     return obs
+
+
+def _stages_left(stages: int) -> int:
+    from meldhall.games.shanghai.state import STAGE_LIMIT
+
+    return STAGE_LIMIT - stages

@@ -155,6 +155,8 @@ function showRefusal(m) {
   const box = $("refusal");
   box.replaceChildren();
   if (!m) return;
+  // the refusal may sit below the fold of a scrolled panel: bring it into view
+  requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   if (m.rule_id) {
     box.append(h("strong", "Refused "), h("code.rule", m.rule_id), ": " + m.reason);
   } else if (m.code === "stale_version") {
@@ -413,6 +415,10 @@ function stagingArea(legal) {
     // an earlier meld: withdraw back to it, then stage the later ones again (the upcard's meld
     // comes first and the others depend on it: undoing it withdraws them all)
     const again = upcard && i === 0 ? [] : staged.slice(i + 1).map((t) => "stage " + t);
+    // re-staging the later melds needs stage actions left this turn (CC-6.9 (d), SH-8.1):
+    // without them the undo would lose them, so it is not offered
+    const left = obs.stages_left === undefined ? Infinity : obs.stages_left;
+    if (again.length > left) return null;
     const moves = upcard && i === 0 ? ["withdraw all"] : [...Array(n - i).fill("withdraw"), ...again];
     return sequenceButton(moves, "undo", ".undo", { title: `${what} (${moves.join("; ")})`, "aria-label": what });
   };
@@ -431,6 +437,10 @@ function stagingArea(legal) {
   }
   if (legal.some((a) => a.startsWith("discard"))) {
     notes.push("Your final discard goes out concealed and commits them.");
+  }
+  if (obs.stages_left !== undefined && obs.stages_left <= 3) {
+    notes.push(obs.stages_left === 0 ? "No more melds can be staged this turn."
+      : `${obs.stages_left} more stage ${obs.stages_left === 1 ? "action" : "actions"} this turn.`);
   }
   const undoAll = has("withdraw all") && n > 1
     ? sequenceButton(["withdraw all"], "undo all", ".undo-all", { title: "put every staged meld back in the hand (withdraw all)" })
