@@ -577,7 +577,8 @@ def test_staged_melding_in_the_browser(server, browser, artifacts):
 
     # the other page's baseline, once the draw (public) has reached it
     public = server.view(t["table"], tok1)["common"]["version"]
-    other.wait_for_function(f"window.__states.length && window.__states.at(-1).version === {public}")
+    other.wait_for_function(
+        f"window.__states.length && window.__states.at(-1).version === {public}")
     seen = other.evaluate("window.__states.length")
     other_melds = other.locator("#melds").inner_text()
     other_log = other.locator("#log").inner_text()
