@@ -70,7 +70,8 @@ def next_step(observation: Observation, plan: Action, legal: Sequence[Action],
     seq = seq or [plan]
     staged = list(getattr(observation, "staged", ()))
     steps = [a for a in seq if getattr(type(a), "PRIVATE", False)]
-    done = [getattr(a, "spec", a) for a in steps[:len(staged)]]
+    # a staged step names its meld as ``spec`` (canasta) or ``meld`` (Shanghai Rummy)
+    done = [getattr(a, "spec", None) or getattr(a, "meld", a) for a in steps[:len(staged)]]
     if done == staged and len(staged) < len(seq):
         nxt = seq[len(staged)]
         if nxt in legal:

@@ -981,6 +981,23 @@ class ShanghaiState(State):
                 self._counts(), self.contract, SolverRules.from_options(self.options))
         return list(got)
 
+    def compound_options(self) -> list[Contract]:
+        """For planners (bots, hints), not for ``legal_actions``: the contracts the player in
+        turn could make from here, each legal shorthand for its staged melds and ``contract
+        done`` (SH-8.1).  Empty while melds are staged (plan from :meth:`unstaged`)."""
+        if self.staged:
+            return []
+        return self.contract_actions()
+
+    def _expand(self, action) -> list[Action] | None:
+        """The staged sequence a one-action contract stands for (SH-8.1 shorthand), or
+        ``None`` when ``action`` is not one."""
+        if type(action) is not Contract:
+            return None
+        from meldhall.games.shanghai.actions import stage_action
+
+        return [stage_action(m) for m in action.melds] + [CONTRACT_DONE]
+
     def _meld_actions(self) -> list[Action]:
         opts = self.options
         seat = self.turn
