@@ -186,6 +186,14 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
             + ", and the row pools all of them. Deciding to extend after seeing a result "
             "makes the pooled interval somewhat optimistic; each block's own interval is "
             "given so it can be judged alone.")]
+    old = [TITLES[g] for g in games if g in meta.get("before_staging", [])]
+    if old:
+        lines += ["", (
+            "Measured with staged melding (CC-6.9, RR-6.11, SH-8.1: the bots plan whole "
+            "meldings and play them as staged steps): "
+            + ", ".join(TITLES[g] for g in games if TITLES[g] not in old)
+            + ".  Measured before it, with one-action meldings, and to be measured again: "
+            + ", ".join(old) + ".")]
     lines += [
         "",
         "Command per row: `uv run meldhall tournament GAME --players N --bots ismcts,heuristic "
@@ -268,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="play N more deals of GAME after the first --deals and pool them")
     ap.add_argument("--latency-only", action="store_true",
                     help="only play the easy and hard latency tournaments (no report)")
+    ap.add_argument("--before-staging", action="append", default=[], metavar="GAME",
+                    help="mark GAME's saved results as measured before staged melding (a "
+                    "re-measurement is pending); repeatable")
     ap.add_argument("--tournaments-only", action="store_true",
                     help="only play the normal-level tournaments (no latency runs, no report)")
     args = ap.parse_args(argv)
@@ -301,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.latency_only:
         return 0
     meta = {"date": time.strftime("%Y-%m-%d"), "seed": args.seed, "seconds": time.time() - t0,
-            "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}"}
+            "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+            "before_staging": args.before_staging}
     write_report(args.out, games, runs, latency, meta)
     print(f"wrote {args.out}")
     return 0
