@@ -256,6 +256,7 @@ class PositionCodec(abc.ABC):
             self.check_red_threes(s)
             self.check_melds(s)
             self.check_pile(s, d)
+            self.check_sizes(s)
         known = d.get("known", [[] for _ in range(n)])
         if not isinstance(known, list) or len(known) != n:
             raise RecordError(f"known must list {n} seats")
@@ -329,6 +330,42 @@ class PositionCodec(abc.ABC):
                     rule = "CC-6.3" if p == "CC" else "RR-6.6"
                     raise RecordError(f"melds: side {side}'s meld of {_rank_text(m.rank)} holds "
                                       f"the red three {c}; red threes are never melded ({rule})")
+
+    def has_melded(self, s, seat: int) -> bool:
+        """Whether ``seat`` itself has put cards on the table this hand (each game)."""
+        return True
+
+    def check_sizes(self, s) -> None:
+        """The stock never holds more than the deal leaves in it (CC-4.6, RR-4.6), and a seat
+        that has not melded has only drawn and discarded since the deal: it never took the pile
+        (every take melds) nor its kitty (that needs a canasta).  Each of its turns draws
+        ``stock_draw`` cards and discards one, so it holds at least the dealt hand size, less
+        the red threes it placed without replacement; and at most the dealt size plus, per
+        card drawn from the stock, (draw - 1) / draw, plus the draw of its turn in progress.
+        The stock cards drawn since the deal are at most the stock the deal leaves minus the
+        stock now.  Melded seats are bounded only by the card total (checked already)."""
+        opts, p = s.options, self.prefix
+        n = s.players
+        hs = opts.hand_size
+        ks = getattr(opts, "kitty_size", 0)
+        dealt_stock = s.pack.size - n * (hs + ks) - 1  # at least one upcard
+        if len(s.stock) > dealt_stock:
+            raise RecordError(f"stock: {len(s.stock)} cards, but the deal leaves at most "
+                              f"{dealt_stock} in the stock ({p}-4.6)")
+        drawn = dealt_stock - len(s.stock)
+        d = opts.stock_draw
+        most = hs + (d - 1) * drawn // d + d
+        for x in range(n):
+            if self.has_melded(s, x):
+                continue
+            size = s.hands[x].bit_count()
+            least = hs - s.red3[x].bit_count()
+            if not least <= size <= most:
+                raise RecordError(
+                    f"hands: seat {x} holds {size} cards but has not melded, so it holds "
+                    + (f"at least {max(least, 0)}" if size < least else f"at most {most}")
+                    + f" (dealt {hs}, drawing {d} and discarding one a turn, "
+                    f"{drawn} card(s) drawn from the stock so far; {p}-4.4, {p}-5.2)")
 
     def check_melds(self, s) -> None:  # noqa: B027 (optional hook)
         """Refuse melds the game's rules never allow (supplied by each game)."""

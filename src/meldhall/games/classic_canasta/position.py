@@ -62,6 +62,9 @@ class _ClassicCodec(PositionCodec):
         s.no_discard = bool(ts.get("no_discard", False))
         s.first_taker = d.get("first_taker")
 
+    def has_melded(self, s, seat: int) -> bool:
+        return bool((s.seat_melded >> seat) & 1)
+
     @staticmethod
     def _check_seats_melded(s, sm: int) -> None:
         """A side with melds has a seat that melded; a seat that melded has its side's melds on

@@ -63,6 +63,9 @@ class _RailroadCodec(PositionCodec):
         if rd.check_rules:
             self._check_kitties(s)
 
+    def has_melded(self, s, seat: int) -> bool:
+        return s.has_melded(seat)
+
     @staticmethod
     def _eligible(s, seat: int) -> bool:
         """RR-10.2: a completed canasta that is not black (canastas never leave the table)."""
