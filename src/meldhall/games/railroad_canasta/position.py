@@ -50,7 +50,8 @@ class _RailroadCodec(PositionCodec):
             for c in lst:
                 m = rd.meld(c, f"closed: seat {seat}")
                 if m.size != 7:
-                    raise RecordError(f"seat {seat}: a canasta has exactly seven cards (RR-6.8)")
+                    raise RecordError(f"closed: seat {seat}: a canasta has exactly seven cards "
+                                      "(RR-6.8)")
                 kind = canasta_type(m.rank, m.naturals, m.wilds)
                 if c.get("type", kind) != kind:
                     raise RecordError(f"seat {seat}: that canasta is {kind}, not {c['type']}")
