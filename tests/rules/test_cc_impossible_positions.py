@@ -36,6 +36,7 @@ def _refused(doc, *words):
 
 
 def test_cc8_3_joker_in_the_pile_freezes_it():
+    """CC-8.3: a position with joker in the pile freezes it is refused (or loads, when allowed)."""
     doc = _fresh()
     jk = _find(doc, lambda c: c.startswith("JK"))
     doc["stock"].remove(jk)
@@ -47,6 +48,7 @@ def test_cc8_3_joker_in_the_pile_freezes_it():
 
 
 def test_cc8_3_two_in_the_pile_freezes_it():
+    """CC-8.3: a position with two in the pile freezes it is refused (or loads, when allowed)."""
     doc = _fresh()
     two = _find(doc, lambda c: c.startswith("2"))
     doc["stock"].remove(two)
@@ -56,6 +58,7 @@ def test_cc8_3_two_in_the_pile_freezes_it():
 
 
 def test_cc8_3_pile_without_wild_card_is_not_frozen():
+    """CC-8.3: a position with pile without wild card is not frozen is refused (or loads, when allowed)."""
     doc = _fresh()
     assert not any(c[:2] in ("JK", "2S", "2H", "2D", "2C", "3H", "3D") for c in doc["pile"])
     doc["pile_frozen"] = True
@@ -63,6 +66,7 @@ def test_cc8_3_pile_without_wild_card_is_not_frozen():
 
 
 def test_cc9_1_red_three_in_a_hand():
+    """CC-9.1: a position with red three in a hand is refused (or loads, when allowed)."""
     doc = _fresh()
     r3 = _find(doc, lambda c: c[:2] in ("3H", "3D"))
     doc["stock"].remove(r3)
@@ -91,18 +95,21 @@ def _cards(doc, prefix, n):
 
 
 def test_cc6_2_meld_5_2_2():
+    """CC-6.2: a position with meld 5 2 2 is refused (or loads, when allowed)."""
     doc = _fresh()
     _with_meld(doc, _cards(doc, "5", 1) + _cards(doc, "W", 2))
     _refused(doc, "melds", "side 0", "CC-6.2")
 
 
 def test_cc6_1_meld_of_mixed_ranks():
+    """CC-6.1: a position with meld of mixed ranks is refused (or loads, when allowed)."""
     doc = _fresh()
     _with_meld(doc, _cards(doc, "5", 2) + _cards(doc, "6", 1))
     _refused(doc, "melds", "another rank", "CC-6.1")
 
 
 def test_cc6_2_seed_ratio_three_wild_on_two_naturals():
+    """CC-6.2: a position with seed ratio three wild on two naturals is refused (or loads, when allowed)."""
     doc = _fresh()
     _with_meld(doc, _cards(doc, "5", 2) + _cards(doc, "W", 3))
     _refused(doc, "melds", "CC-6.2")
@@ -112,6 +119,7 @@ def test_cc6_2_seed_ratio_three_wild_on_two_naturals():
 
 
 def test_cc8_4_melds_with_seats_melded_empty():
+    """CC-8.4: a position with melds with seats melded empty is refused (or loads, when allowed)."""
     doc = _fresh()
     _with_meld(doc, _cards(doc, "5", 3))
     doc["seats_melded"] = []
@@ -121,12 +129,14 @@ def test_cc8_4_melds_with_seats_melded_empty():
 
 
 def test_cc8_4_seat_melded_without_melds():
+    """CC-8.4: a position with seat melded without melds is refused (or loads, when allowed)."""
     doc = _fresh()
     doc["seats_melded"] = [1]
     _refused(doc, "seats_melded", "seat 1", "CC-8.4")
 
 
 def test_cc4_4_hand_of_51_cards():
+    """CC-4.4: a position with hand of 51 cards is refused (or loads, when allowed)."""
     doc = _fresh()
     for c in [c for c in doc["stock"] if c[:2] not in ("3H", "3D")][:40]:
         doc["stock"].remove(c)
@@ -135,6 +145,7 @@ def test_cc4_4_hand_of_51_cards():
 
 
 def test_cc4_6_stock_larger_than_the_deal_leaves():
+    """CC-4.6: a position with stock larger than the deal leaves is refused (or loads, when allowed)."""
     doc = _fresh()
     for h in doc["hands"]:
         doc["stock"] += h[:5]
@@ -159,7 +170,8 @@ def test_cc14_1_cutthroat_merged_meld_past_the_wild_limit_loads():
 
 
 def test_random_play_positions_load():
-    """Every position of a random game loads back equal (the property tests do more)."""
+    """Every position of a random game loads back equal (CC-4.4, CC-6.2, CC-8.3 hold in
+    play; the property tests do more)."""
     import random
 
     for players in (2, 3, 4, 6):

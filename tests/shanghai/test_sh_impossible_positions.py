@@ -35,12 +35,14 @@ def _two_sets(doc, owner):
 
 
 def test_sh8_1_made_without_melds():
+    """SH-8.1: a position with made without melds is refused (or loads, when allowed)."""
     doc = _fresh()
     doc["made"] = [1]
     _refused(doc, "made", "seat 1", "SH-8.1")
 
 
 def test_sh8_6_melds_without_made():
+    """SH-8.6: a position with melds without made is refused (or loads, when allowed)."""
     doc = _fresh()
     _two_sets(doc, 2)
     doc["made"] = []
@@ -50,6 +52,7 @@ def test_sh8_6_melds_without_made():
 
 
 def test_sh8_1_melds_that_are_not_the_contract():
+    """SH-8.1: a position with melds that are not the contract is refused (or loads, when allowed)."""
     doc = _fresh()
     _two_sets(doc, 2)
     doc["stock"] += doc["melds"].pop()["cards"]
