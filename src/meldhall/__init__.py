@@ -75,11 +75,11 @@ def dump_record(record) -> str:
     return _dump(record)
 
 
-def load_position(source) -> State:
+def load_position(source, *, check_rules: bool = True) -> State:
     """Read a position (path, JSON text or dict) into a state; see :mod:`meldhall.record`."""
     from meldhall.record import load_position as _load
 
-    return _load(source)
+    return _load(source, check_rules=check_rules)
 
 
 def dump_position(state: State) -> dict:

@@ -231,12 +231,21 @@ def _position_module(pkg):
     return importlib.import_module(pkg.__name__ + ".position")
 
 
-def load_position(source) -> State:
+def load_position(source, *, check_rules: bool = True) -> State:
     """Read a position document into a state.
 
+    Args:
+        source: a dict, JSON text or a path.
+        check_rules: refuse a position the rules cannot reach (docs/positions.md, "What a
+            position must satisfy") and derive the flags the cards decide.  ``False`` keeps
+            only the format and card-accounting checks, for hand-built test scenarios that
+            leave out what does not matter to them; the engine's behaviour on such a state is
+            not guaranteed.
+
     Raises:
-        RecordError: malformed document, unknown cards, or cards missing or duplicated (every
-            physical card of the pack must be in exactly one place).
+        RecordError: malformed document, unknown cards, cards missing or duplicated (every
+            physical card of the pack must be in exactly one place), or (``check_rules``) a
+            field the rules contradict, naming the field and the rule.
     """
     data = _read_json(source)
     if data.get("format") != POSITION_FORMAT:
@@ -248,7 +257,7 @@ def load_position(source) -> State:
         raise RecordError(f"unknown game in position: {game!r}")
     mod = _position_module(game_module(game))
     try:
-        return mod.load_position(data)
+        return mod.load_position(data, check_rules=check_rules)
     except MeldhallError as exc:
         if isinstance(exc, RecordError):
             raise

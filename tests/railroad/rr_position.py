@@ -276,7 +276,8 @@ def build(
         "kitty_taken": sorted(kitty_taken),
         "closed": closed_doc,
     }
-    return load_position(doc)
+    # a scenario names only the cards that matter: not a position the rules reach
+    return load_position(doc, check_rules=False)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -237,7 +237,8 @@ def build(
         "outcome": None,
         "log": [],
     }
-    return load_position(doc)
+    # a scenario names only the cards that matter: not a position the rules reach
+    return load_position(doc, check_rules=False)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -43,9 +43,11 @@ def seat_mask(values, n: int, name: str) -> int:
 class CardReader:
     """Reads physical cards (``7H/1``) of a pack, checking each appears at most once."""
 
-    def __init__(self, pack: Pack):
+    def __init__(self, pack: Pack, rule: str = ""):
         self.pack = pack
         self.seen = 0
+        self.rule = rule  # the meld-shape rule named when a meld mixes ranks
+        self.check_rules = True  # the position loads only if the rules allow it
 
     def card(self, text: str) -> int:
         """Card id of ``text``, counted as placed."""
@@ -77,7 +79,8 @@ class CardReader:
         tw = (mask & rm[2]).bit_count()
         jk = (mask & rm[0]).bit_count()
         if nat + tw + jk != mask.bit_count():
-            raise RecordError(f"{what}: meld of {d['rank']} holds cards of another rank")
+            raise RecordError(f"{what}: meld of {d['rank']} holds cards of another rank"
+                              + (f"; a meld is of one rank ({self.rule})" if self.rule else ""))
         return CanastaMeld(rank, mask, nat, tw, jk, bool(d.get("hidden", False)),
                            int(d.get("creator", -1)))
 
@@ -94,6 +97,7 @@ class PositionCodec(abc.ABC):
     """Dump and load the canasta fields of a state; subclass per game."""
 
     game = ""
+    prefix = ""  # the rule IDs' prefix, "CC" or "RR"
 
     def _package(self):
         from meldhall import game_module
@@ -180,12 +184,13 @@ class PositionCodec(abc.ABC):
         """Add the game's own fields to ``d``."""
 
     # ------------------------------------------------------------------ load
-    def load(self, d: dict[str, Any]):
+    def load(self, d: dict[str, Any], *, check_rules: bool = True):
         """A state from a position document (see :func:`meldhall.record.load_position`)."""
         opts = self.options_class().from_json(d.get("options") or {})
         pack = Pack.get(opts.decks, opts.jokers)
         n = opts.player_count
-        rd = CardReader(pack)
+        rd = CardReader(pack, f"{self.prefix}-6.1")
+        rd.check_rules = check_rules
         s = self.state_class().blank()
         s.options = opts
         s.pack = pack
@@ -215,7 +220,7 @@ class PositionCodec(abc.ABC):
             raise RecordError(f"hands must list {n} seats")
         s.hands = tuple(rd.mask(h) for h in d["hands"])
         s.pile = tuple(rd.card(t) for t in d["pile"])
-        s.pile_frozen = bool(d.get("pile_frozen", False))
+        s.pile_frozen = bool(d.get("pile_frozen", False))  # checked or derived below
         melds_in = d.get("melds") or [[] for _ in range(s.nsides)]
         if len(melds_in) != s.nsides:
             raise RecordError(f"melds must list {s.nsides} sides")
@@ -223,7 +228,7 @@ class PositionCodec(abc.ABC):
         for side, lst in enumerate(melds_in):
             slots: list = [None] * 14
             for m in lst:
-                meld = rd.meld(m, f"side {side}")
+                meld = rd.meld(m, f"melds: side {side}")
                 if slots[meld.rank] is not None:
                     raise RecordError(f"side {side} has two open melds of {m['rank']}")
                 slots[meld.rank] = meld
@@ -247,6 +252,11 @@ class PositionCodec(abc.ABC):
             (int(e[0]), str(e[1]), str(e[2]) if len(e) > 2 else "") for e in d.get("log", []))
         self.load_extra(s, d, rd)
         rd.check_complete()
+        if check_rules:
+            self.check_red_threes(s)
+            self.check_melds(s)
+            self.check_pile(s, d)
+            self.check_sizes(s)
         known = d.get("known", [[] for _ in range(n)])
         if not isinstance(known, list) or len(known) != n:
             raise RecordError(f"known must list {n} seats")
@@ -296,3 +306,83 @@ class PositionCodec(abc.ABC):
 
     def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:  # noqa: B027
         """Read the game's own fields into ``s`` (placing their cards through ``rd``)."""
+
+    # ------------------------------------------------------------------ rules checks
+    def check_red_threes(self, s) -> None:
+        """Red threes are laid out at once, never held (CC-9.1, RR-9.1), never melded (CC-6.3,
+        RR-6.6); the ``red_threes`` rows hold red threes only (CC-9.2, RR-9.2)."""
+        pack, p = s.pack, self.prefix
+        red = pack.red_threes
+        for seat, h in enumerate(s.hands):
+            if h & red:
+                c = pack.cards_of(h & red)[0].physical
+                raise RecordError(f"hands: seat {seat} holds the red three {c}; a red three never "
+                                  f"stays in a hand, it is laid out at once ({p}-9.1)")
+        for seat, r3 in enumerate(s.red3):
+            if r3 & ~red:
+                c = pack.cards_of(r3 & ~red)[0].physical
+                raise RecordError(f"red_threes: seat {seat} lists {c}, which is not a red three "
+                                  f"({p}-9.2)")
+        for side, slots in enumerate(s.melds):
+            for m in slots:
+                if m is not None and m.mask & red:
+                    c = pack.cards_of(m.mask & red)[0].physical
+                    rule = "CC-6.3" if p == "CC" else "RR-6.6"
+                    raise RecordError(f"melds: side {side}'s meld of {_rank_text(m.rank)} holds "
+                                      f"the red three {c}; red threes are never melded ({rule})")
+
+    def has_melded(self, s, seat: int) -> bool:
+        """Whether ``seat`` itself has put cards on the table this hand (each game)."""
+        return True
+
+    def check_sizes(self, s) -> None:
+        """The stock never holds more than the deal leaves in it (CC-4.6, RR-4.6), and a seat
+        that has not melded has only drawn and discarded since the deal: it never took the pile
+        (every take melds) nor its kitty (that needs a canasta).  Each of its turns draws
+        ``stock_draw`` cards and discards one, so it holds at least the dealt hand size, less
+        the red threes it placed without replacement; and at most the dealt size plus, per
+        card drawn from the stock, (draw - 1) / draw, plus the draw of its turn in progress.
+        The stock cards drawn since the deal are at most the stock the deal leaves minus the
+        stock now.  Melded seats are bounded only by the card total (checked already)."""
+        opts, p = s.options, self.prefix
+        n = s.players
+        hs = opts.hand_size
+        ks = getattr(opts, "kitty_size", 0)
+        dealt_stock = s.pack.size - n * (hs + ks) - 1  # at least one upcard
+        if len(s.stock) > dealt_stock:
+            raise RecordError(f"stock: {len(s.stock)} cards, but the deal leaves at most "
+                              f"{dealt_stock} in the stock ({p}-4.6)")
+        drawn = dealt_stock - len(s.stock)
+        d = opts.stock_draw
+        most = hs + (d - 1) * drawn // d + d
+        for x in range(n):
+            if self.has_melded(s, x):
+                continue
+            size = s.hands[x].bit_count()
+            least = hs - s.red3[x].bit_count()
+            if not least <= size <= most:
+                raise RecordError(
+                    f"hands: seat {x} holds {size} cards but has not melded, so it holds "
+                    + (f"at least {max(least, 0)}" if size < least else f"at most {most}")
+                    + f" (dealt {hs}, drawing {d} and discarding one a turn, "
+                    f"{drawn} card(s) drawn from the stock so far; {p}-4.4, {p}-5.2)")
+
+    def check_melds(self, s) -> None:  # noqa: B027 (optional hook)
+        """Refuse melds the game's rules never allow (supplied by each game)."""
+
+    def check_pile(self, s, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+        """Check the pile's cards and derive or check ``pile_frozen`` (each game)."""
+
+    @staticmethod
+    def frozen_mismatch(s, d: dict[str, Any], frozen: bool | None, why: str, rule: str) -> None:
+        """``pile_frozen`` from the cards: ``frozen`` (``None``: the cards do not decide it,
+        and the document's value, default false, stands).  An omitted flag is derived; a
+        contradicting one is refused, with ``why`` (the reason the cards decide it)."""
+        if frozen is None:
+            return
+        if "pile_frozen" not in d or d["pile_frozen"] is None:
+            s.pile_frozen = frozen
+            return
+        if bool(d["pile_frozen"]) != frozen:
+            raise RecordError(f"pile_frozen: {why}, so the pile is "
+                              + ("" if frozen else "not ") + f"frozen ({rule})")

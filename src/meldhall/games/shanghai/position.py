@@ -112,7 +112,7 @@ def _ids(mask: int) -> list[int]:
     return out
 
 
-def load_position(d: dict[str, Any]):
+def load_position(d: dict[str, Any], *, check_rules: bool = True):
     """Read a position document into a state.
 
     Raises:
@@ -233,18 +233,29 @@ def load_position(d: dict[str, Any]):
         raise RecordError(
             f"{len(missing)} card(s) of the pack are missing from the position, e.g. "
             + " ".join(c.physical for c in missing[:5]))
-    made = 0
-    for x in d.get("made", []):
-        if not 0 <= int(x) < n:
-            raise RecordError(f"made lists seats 0..{n - 1}")
-        made |= 1 << int(x)
+    owners = 0
+    for m in melds:
+        owners |= 1 << m.owner
+    if "made" in d or not check_rules:
+        made = 0
+        for x in d.get("made", []):
+            if not 0 <= int(x) < n:
+                raise RecordError(f"made lists seats 0..{n - 1}")
+            made |= 1 << int(x)
+    else:  # derived: only the contract starts melds (SH-8.1, SH-8.6)
+        made = owners
     s.made = made
+    if check_rules:
+        _check_made(s, made, owners)
     s.buys = tuple(int(x) for x in seat_list("buys", [0] * n))
     s.rebuilds = int(d.get("rebuilds", 0))
     s.known = tuple(sum(1 << card_id(t, count=False) for t in k) & s.hands[i]
                     for i, k in enumerate(seat_list("known", [[] for _ in range(n)])))
     ts = d.get("turn_state") or {}
     s.contract_now = bool(ts.get("contract_this_turn", False))
+    if check_rules and s.contract_now and not (made >> s.turn) & 1:
+        raise RecordError(f"turn_state.contract_this_turn: seat {s.turn}, in turn, is not listed "
+                          "in made (SH-8.1)")
     s.jokers_now = int(ts.get("jokers_laid_this_turn", 0))
     tk = ts.get("taken_upcard")
     s.taken = card_id(tk, count=False) if tk else -1
@@ -268,6 +279,30 @@ def load_position(d: dict[str, Any]):
     s._cache = None
     _load_staged(s, d)
     return s
+
+
+def _check_made(s, made: int, owners: int) -> None:
+    """``made`` against the melds (SH-8.1, SH-8.6): melds are started only by making the
+    contract, all of them in one action, and never leave the table during a deal; lay-offs and
+    joker exchanges keep each meld's owner.  So a seat has made the contract exactly when it
+    owns melds, and it owns the contract's number of sets and of runs."""
+    n = s.options.player_count
+    contract = s.contract
+    for x in range(n):
+        if (made >> x) & 1 and not (owners >> x) & 1:
+            raise RecordError(f"made: seat {x} is listed as having made the contract but has no "
+                              "meld on the table (SH-8.1)")
+        if (owners >> x) & 1 and not (made >> x) & 1:
+            raise RecordError(f"made: seat {x} owns melds on the table but is not listed as "
+                              "having made the contract; only the contract starts melds "
+                              "(SH-8.1, SH-8.6)")
+        if (owners >> x) & 1:
+            sets = sum(1 for m in s.melds if m.owner == x and not m.run)
+            runs = sum(1 for m in s.melds if m.owner == x and m.run)
+            if (sets, runs) != (contract.sets, contract.runs):
+                raise RecordError(f"melds: seat {x} owns {sets} set(s) and {runs} run(s), but "
+                                  f"contract {contract.number} ({contract}) lays down "
+                                  f"{contract.sets} and {contract.runs} (SH-8.1, SH-8.6)")
 
 
 def _load_staged(s, d: dict[str, Any]) -> None:
