@@ -11,6 +11,7 @@ the plan is being staged the hand is unchanged, so the same choice is made at ev
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 
@@ -83,13 +84,14 @@ def next_step(observation: Observation, plan: Action, legal: Sequence[Action],
     return plan if plan in legal else legal[0]
 
 
-class PlannedBot:
+class PlannedBot(abc.ABC):
     """Mixin for bots written over whole meldings: subclasses implement :meth:`plan`
     (choose among :func:`planning_actions`); :meth:`choose` plays its next step."""
 
+    @abc.abstractmethod
     def plan(self, observation: Observation, actions: Sequence[Action],
-             rng: random.Random) -> Action:  # pragma: no cover - supplied by subclasses
-        raise NotImplementedError
+             rng: random.Random) -> Action:
+        """Choose among ``actions`` (:func:`planning_actions`) using only ``observation``."""
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action],
                rng: random.Random) -> Action:

@@ -592,10 +592,10 @@ class CanastaState(State):
         return self._plan_phase(action, t, ph)
 
     # ------------------------------------------------------------------ staging (CC-6.9)
+    @abc.abstractmethod
     def _unmelded(self) -> bool:
         """Whether the melds of the seat in turn are staged: its side (Classic) or the player
         (Railroad) has not melded this hand."""
-        raise NotImplementedError
 
     def _staged_used(self) -> list[int]:
         """Cards by kind that the staged melds hold (still in the hand)."""
@@ -666,9 +666,9 @@ class CanastaState(State):
         self._check_stage(action.spec, action.upcard, self._avail())
         return None
 
+    @abc.abstractmethod
     def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
         """A staged meld's own checks (supplied by each game)."""
-        raise NotImplementedError
 
     def _plan_with_staged(self, action, t, ph: str):
         """What may happen while melds are staged: the commit (the take, the final discard),
@@ -695,10 +695,10 @@ class CanastaState(State):
             raise IllegalActionError(rule, "take the pile ('take') or withdraw your staged melds")
         return _GO_ON  # the game's own checks follow
 
+    @abc.abstractmethod
     def _stage_actions(self, avail, phase: str) -> list[Stage]:
         """Every legal stage of a new meld (not the upcard's) from ``avail`` (supplied by each
         game)."""
-        raise NotImplementedError
 
     def _staging_tail(self) -> list[Action]:
         """Withdrawals and ``meld done`` where they are legal, for the meld phase."""
@@ -709,9 +709,9 @@ class CanastaState(State):
             out.append(MELD_DONE)
         return out
 
+    @abc.abstractmethod
     def _plan_staged_discard(self, action):
         """A discard while melds are staged (supplied by each game)."""
-        raise NotImplementedError
 
     def _plan_commit(self, full):
         """Check a committed melding as the one action it makes (the game's own planner)."""
@@ -923,10 +923,10 @@ class CanastaState(State):
                 break
         return got
 
+    @abc.abstractmethod
     def _extras_largest_first(self, rest, up_rank: int, need: int):
         """Candidate further melds for a take, largest count first, skipping sets whose best
         completion cannot reach ``need`` (supplied by each game)."""
-        raise NotImplementedError
 
     def _plan_draw(self, action: Action, t) -> Any:
         """Draw phase: draw, take the pile, or (stock empty) decline it."""
