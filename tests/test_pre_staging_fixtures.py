@@ -24,6 +24,10 @@ def _same(a: dict, b: dict) -> bool:
     """Positions equal but for the staging fields an old position does not have."""
     a, b = json.loads(json.dumps(a)), json.loads(json.dumps(b))
     for d in (a, b):
+        # format version 2 writes the copy choice (version 1 documents replay with "legacy")
+        d.pop("version", None)
+        if isinstance(d.get("options"), dict) and d["options"].get("copy_choice") == "legacy":
+            del d["options"]["copy_choice"]
         ts = d.get("turn_state")
         if isinstance(ts, dict):
             for key in ("staged", "staged_upcard", "stages_this_turn"):

@@ -6,7 +6,14 @@ can hold sets of cards as ``int`` bitmasks over ids (``1 << card_id``).
 
 Notation (docs/notation.md): rank then suit, ``AS KH QD JC 10S 9H … 2C``; the joker is ``JK``.
 Parsing also accepts ``T`` for ten, lower case, and the suit symbols ♠ ♥ ♦ ♣.  A physical
-copy is written with its deck index after a slash: ``7H/1``, ``JK/3``.
+copy is written with its deck index after a slash: ``7H/1``, ``JK/3``.  Deck indices appear
+only where hidden information is held anyway (positions, records); what a seat is shown names
+cards by rank and suit (:func:`public_names`).
+
+Which identical copy moves when an action names cards by kind is chosen by
+:func:`choose_copies`: uniformly at random among the copies the player may use, from a stream
+keyed (:func:`copy_key`) to hidden state no seat can observe, so a watcher learns no more than
+from a player who picks at random among their own cards.
 
 Source: rules README "Card notation"; CC-2.3 (every physical card keeps its identity).
 """
@@ -28,6 +35,9 @@ __all__ = [
     "SUIT_NAMES",
     "Card",
     "Pack",
+    "choose_copies",
+    "copy_key",
+    "public_names",
     "parse_card",
     "parse_rank",
     "parse_cards",
@@ -182,6 +192,91 @@ def iter_ids(mask: int):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+_M64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """SplitMix64's finaliser: a 64-bit integer to a well-mixed 64-bit integer."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def copy_key(*parts: int) -> int:
+    """A 64-bit key mixed from whole numbers of any size and sign (a seed, a hand's bitmask, a
+    count…), for :func:`choose_copies`.  Deterministic on every platform (no ``hash()``)."""
+    h = 0
+    for p in parts:
+        if p < 0:
+            p = (~p << 1) | 1  # fold the sign in, so the loop below ends
+        while True:
+            h = _mix(h ^ (p & _M64))
+            p >>= 64
+            if not p:
+                break
+    return h
+
+
+def choose_copies(tiers, count: int, key: int, n52: int) -> int:
+    """Choose ``count`` cards from bitmasks of card ids, tier by tier.
+
+    Args:
+        tiers: disjoint bitmasks, most preferred first (e.g. the copies the others already know
+            the player holds, then the rest); a tier is used up before the next is touched.
+        count: cards to choose (cards).
+        key: a 64-bit key (:func:`copy_key`) from hidden state that does not depend on which
+            copies the hand holds (so two hands that differ only in that choose the same
+            names).
+        n52: the first joker id (52 × decks): ids below it are standard cards.
+
+    Returns:
+        A bitmask of ``min(count, cards in the tiers)`` cards: within a tier, a uniformly random
+        subset (a partial Fisher–Yates shuffle driven by SplitMix64 from ``key``) of the cards
+        listed by name (rank and suit), then deck index.
+
+    Source: issue "Nothing learned from which copy moved"; CC-5.9, RR-5.10, SH-6.4 (hands are
+    private: the copy shown must tell nothing about the copies still held).
+    """
+    chosen = 0
+    x = key
+    for tier in tiers:
+        if count <= 0:
+            break
+        n = tier.bit_count()
+        if n <= count:
+            chosen |= tier
+            count -= n
+            continue
+        # by name first: the i-th card of this list has the same name whichever copies the
+        # hand holds (ids are deck * 52 + name; jokers all look alike)
+        ids = sorted(iter_ids(tier), key=lambda c: c % 52 if c < n52 else 52)
+        for i in range(count):
+            x = _mix(x)
+            j = i + x % (n - i)
+            ids[i], ids[j] = ids[j], ids[i]
+            chosen |= 1 << ids[i]
+        count = 0
+    return chosen
+
+
+def public_names(cards) -> list[str]:
+    """Cards as a seat is shown them: rank and suit only (``7H``, ``JK``), never the deck index,
+    in a canonical order (rank, then suit) that does not depend on which copies they are.
+
+    Args:
+        cards: iterable of :class:`Card`.
+
+    Returns:
+        list of str in notation.
+    """
+    return [str(c) for c in sorted(cards, key=_public_key)]
+
+
+def _public_key(c: Card) -> tuple[int, int]:
+    return (c.rank, -1 if c.suit is None else c.suit)
 
 
 class Pack:

@@ -15,9 +15,15 @@ from typing import Any
 from meldhall.errors import OptionsError
 
 __all__ = [
-    "GameOptions", "parse_option_value", "check_choices", "check_bools", "check_whole",
-    "score_table",
+    "COPY_CHOICES", "GameOptions", "parse_option_value", "check_choices", "check_bools",
+    "check_whole", "score_table",
 ]
+
+
+#: Values of every game's ``copy_choice`` option, the default first (see
+#: :func:`meldhall.cards.choose_copies`).  ``"legacy"`` is set by the loaders for documents of
+#: format version 1 only; it is not offered as a house rule.
+COPY_CHOICES = ("uniform", "legacy")
 
 
 def _jsonable(value: Any) -> Any:

@@ -21,8 +21,10 @@ from meldhall.game import State
 
 __all__ = [
     "POSITION_FORMAT",
+    "READABLE_VERSIONS",
     "RECORD_FORMAT",
     "Record",
+    "document_options",
     "dump_position",
     "dump_record",
     "load_position",
@@ -32,7 +34,26 @@ __all__ = [
 
 RECORD_FORMAT = "meldhall-record"
 POSITION_FORMAT = "meldhall-position"
-VERSION = 1
+VERSION = 2
+#: Format versions this meldhall reads.  Version 1 documents were written before the uniform
+#: copy choice: they load with option ``copy_choice="legacy"``, so they replay unchanged.
+READABLE_VERSIONS = (1, 2)
+
+
+def document_options(data: dict) -> dict:
+    """The options of a record or position document, as a new dict: a document of format
+    version 1 without ``copy_choice`` gets ``"legacy"``, the choice it was played with.
+
+    Raises:
+        RecordError: ``options`` is not an object.
+    """
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise RecordError("field 'options' must be an object of option names and values")
+    options = dict(options)
+    if data.get("version") == 1 and "copy_choice" not in options:
+        options["copy_choice"] = "legacy"
+    return options
 
 
 def _read_json(source) -> dict:
@@ -163,9 +184,10 @@ def load_record(source) -> Record:
     data = _read_json(source)
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a meldhall record (expected \"format\": \"{RECORD_FORMAT}\")")
-    if data.get("version", VERSION) != VERSION:
+    if data.get("version", VERSION) not in READABLE_VERSIONS:
         raise RecordError(f"record format version {data.get('version')!r} is not supported "
-                          f"(this meldhall reads version {VERSION})")
+                          f"(this meldhall reads versions "
+                          f"{', '.join(map(str, READABLE_VERSIONS))})")
     if not isinstance(data.get("actions", []), list) or not all(
             isinstance(a, str) for a in data.get("actions", [])):
         raise RecordError("record field 'actions' must be a list of actions in notation")
@@ -184,7 +206,7 @@ def load_record(source) -> Record:
             game=str(data["game"]),
             players=int(data["players"]),
             seed=int(data["seed"]),
-            options=dict(data.get("options") or {}),
+            options=document_options(data),
             dealer=int(data["dealer"]),
             seats=[str(s) for s in data.get("seats") or []],
             actions=[str(a) for a in data.get("actions") or []],
@@ -252,6 +274,10 @@ def load_position(source, *, check_rules: bool = True) -> State:
         raise RecordError(f"not a meldhall position (expected \"format\": \"{POSITION_FORMAT}\")")
     from meldhall import GAMES, game_module
 
+    if data.get("version", VERSION) not in READABLE_VERSIONS:
+        raise RecordError(f"position format version {data.get('version')!r} is not supported "
+                          f"(this meldhall reads versions "
+                          f"{', '.join(map(str, READABLE_VERSIONS))})")
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:
         raise RecordError(f"unknown game in position: {game!r}")

@@ -29,7 +29,7 @@ from meldhall.cards import JOKER, Card, Pack, parse_card
 from meldhall.errors import IllegalActionError
 from meldhall.games.canasta.actions import format_kind
 from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
-from meldhall.record import POSITION_FORMAT, dump_position, load_position
+from meldhall.record import POSITION_FORMAT, VERSION, dump_position, load_position
 
 __all__ = [
     "assert_illegal",
@@ -251,7 +251,7 @@ def build(
     ts.update(turn_state or {})
     doc = {
         "format": POSITION_FORMAT,
-        "version": 1,
+        "version": VERSION,
         "game": "railroad-canasta",
         "options": opts.to_json(),
         "seed": seed,

@@ -169,7 +169,7 @@ def test_pile_cards_taken_are_public():
               phase="draw", kitties={1: 11})
     s = play(s, "take 9 9")
     j = s.observation(1).to_json()
-    assert sorted(j["known_in_hand"][0]) == ["4S/0", "6S/0"]
+    assert sorted(j["known_in_hand"][0]) == ["4S", "6S"]  # rank and suit: no deck index
 
 
 def test_natural_pair_starts_a_new_meld_with_more_cards():

@@ -58,6 +58,7 @@ OPTION_TESTS = {
                             "test_rr08_pile.py::test_rr8_9_wild_top_card_never_taken",
                             "test_rr08_pile.py::test_edge32_wild_upcard_and_wild_cards"],
     "tie_rule": ["test_rr14_end.py::test_option_tie_rule_shared"],
+    "copy_choice": ["../test_copy_choice.py::test_legacy_copy_choice_only_for_old_documents"],
 }
 
 

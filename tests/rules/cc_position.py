@@ -26,7 +26,7 @@ import pytest
 from meldhall.cards import JOKER, Card, Pack, parse_card
 from meldhall.errors import IllegalActionError
 from meldhall.games.classic_canasta.options import ClassicCanastaOptions
-from meldhall.record import POSITION_FORMAT, dump_position, load_position
+from meldhall.record import POSITION_FORMAT, VERSION, dump_position, load_position
 
 __all__ = ["build", "assert_illegal", "play", "legal_texts", "result", "lines_by_rule",
            "check_breakdown"]
@@ -213,7 +213,7 @@ def build(
     ts.update(turn_state or {})
     doc = {
         "format": POSITION_FORMAT,
-        "version": 1,
+        "version": VERSION,
         "game": "classic-canasta",
         "options": opts.to_json(),
         "seed": seed,

@@ -42,6 +42,7 @@ OPTION_TESTS = {
     "six_player_150_threshold": ["test_cc07_minimum.py::test_option_six_player_150_threshold"],
     "target_score": ["test_cc13_end_of_game.py::test_option_target_score"],
     "tie_rule": ["test_cc13_end_of_game.py::test_option_tie_rule_shared"],
+    "copy_choice": ["../test_copy_choice.py::test_legacy_copy_choice_only_for_old_documents"],
     "three_player_mode": [
         "test_cc14_variants.py::test_option_three_player_mode_cutthroat_parameters",
         "test_cc14_variants.py::test_cutthroat_first_taker_plays_alone"],

@@ -25,6 +25,7 @@ def test_health_games_config_and_pages(server):
     assert set(games["shanghai-rummy"]["choices"]["tie_rule"]) >= {"shared"}
     assert games["shanghai-rummy"]["choices"]["deals"] == [10, 7]     # numbers, not text
     for name, g in games.items():
+        assert "copy_choice" not in g["options"], name  # not a house rule (old records only)
         assert g["choices"], name
         for key, allowed in g["choices"].items():
             assert g["options"][key] in allowed, (name, key)
@@ -66,6 +67,8 @@ def test_create_returns_one_invite_per_human_seat(server):
     ({"game": "classic-canasta", "seats": [{"kind": "robot"}]}, "seats.0.kind"),
     ({"game": "classic-canasta", "colour": "red"}, "colour"),
     ({"game": "classic-canasta", "bot_pause": -1}, "bot_pause"),
+    # the former copy choice showed which copies a hand held: old records only
+    ({"game": "shanghai-rummy", "options": {"copy_choice": "legacy"}}, "copy_choice"),
 ])
 def test_create_refuses_bad_tables_with_a_sentence(server, body, fragment):
     r = server.request("POST", "/api/tables", json=body)

@@ -441,9 +441,10 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
 
 
 def seed_with_two_copies() -> tuple[int, str, str, str]:
-    """A seed where seat 0 moves first and, after drawing, holds two copies of one kind (2s or
-    jokers) and may discard that kind: (seed, kind, the copy the engine discards, the copy it
-    keeps).  The engine, not the player, chooses the copy (CC-5.9)."""
+    """A seed where seat 0 moves first and, after drawing, holds two 2s of different suits and
+    may discard a 2: (seed, kind, the card the engine discards, the card it keeps), as the
+    page's buttons name them (``2D/0``: the page numbers copies itself, no deck index is
+    shown).  The engine, not the player, chooses the copy (CC-5.9)."""
     for seed in range(1, 3000):
         st = new_game("classic-canasta", players=4, seed=seed)
         if st.to_act != (0,):
@@ -451,13 +452,13 @@ def seed_with_two_copies() -> tuple[int, str, str, str]:
         st = st.apply_text("draw", 0)
         hand = st.observation(0).to_json()["hand"]
         legal = [str(a) for a in st.legal_actions(0)]
-        for kind in ("2", "JK"):
-            copies = [c for c in hand if rank_of(c) == kind]
-            if len(copies) == 2 and f"discard {kind}" in legal:
-                after = st.apply_text(f"discard {kind}", 0).observation(0).to_json()["hand"]
-                gone = [c for c in copies if c not in after]
-                kept = [c for c in copies if c in after]
-                return seed, kind, gone[0], kept[0]
+        kind = "2"
+        copies = [c for c in hand if rank_of(c) == kind]
+        if len(copies) == 2 and len(set(copies)) == 2 and f"discard {kind}" in legal:
+            after = st.apply_text(f"discard {kind}", 0).observation(0).to_json()["hand"]
+            gone = [c for c in copies if c not in after]
+            kept = [c for c in copies if c in after]
+            return seed, kind, gone[0] + "/0", kept[0] + "/0"
     raise AssertionError("no seed found")
 
 

@@ -20,7 +20,7 @@ import pytest
 from meldhall.cards import Pack, parse_card
 from meldhall.errors import IllegalActionError, MeldhallError
 from meldhall.games.shanghai.options import ShanghaiOptions
-from meldhall.record import POSITION_FORMAT, dump_position, load_position
+from meldhall.record import POSITION_FORMAT, VERSION, dump_position, load_position
 
 __all__ = ["assert_illegal", "build", "contract_listed", "hand_of", "legal_texts", "meld_text",
            "play", "result", "stage_steps"]
@@ -118,7 +118,7 @@ def build(*, players: int = 4, options: dict[str, Any] | None = None, hands=None
                               if parse_card(c).rank == t.rank and parse_card(c).suit == t.suit)
     doc = {
         "format": POSITION_FORMAT,
-        "version": 1,
+        "version": VERSION,
         "game": "shanghai-rummy",
         "options": opts.to_json(),
         "seed": seed,

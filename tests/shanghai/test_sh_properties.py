@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import random
 
 import pytest
@@ -179,19 +180,15 @@ def check_observations(state, rng: random.Random) -> None:
     for seat in range(state.players):
         obs = state.observation(seat)
         j = obs.to_json()
-        # past discards in the log are public history; the rest must not show hidden cards
-        text = json.dumps({k: v for k, v in j.items() if k != "log"})
         assert "seed" not in j and not hasattr(obs, "seed")
-        assert set(j["hand"]) == {c.physical for c in state.hand_cards(seat)}
+        assert sorted(j["hand"]) == sorted(str(c) for c in state.hand_cards(seat))
+        # cards are shown by rank and suit only: no deck index reaches a seat
+        assert not re.search(r"\b(?:JK|10|[2-9AKQJ])[SHDC]?/\d+\b", json.dumps(j)), j
         for (s, _, _, secret), logged in zip(entries, j["log"]):
             if secret and s != seat:
                 assert secret not in logged["note"]
-        others = 0
-        for s in range(state.players):
-            if s != seat:
-                others |= state.hands[s] & ~state.known[s]
-        for c in state.pack.cards_of(others):
-            assert c.physical not in text, f"{c.physical} of a hidden hand shown to {seat}"
+        # a hidden card may share its name with a shown copy, so names alone prove nothing:
+        # the sampled state below (other hidden cards, same observation) is the real check
         sampled = obs.sample_state(rng)
         check_cards(sampled)
         assert sampled.observation(seat).to_json() == j

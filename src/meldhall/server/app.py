@@ -149,6 +149,7 @@ def _games_info() -> list[dict[str, Any]]:
             except MeldhallError:
                 pass
         options = st.options.to_json()  # type: ignore[attr-defined]
+        options.pop("copy_choice", None)  # not a house rule: only old records use another
         out.append({"name": name, "players": counts, "default_players": st.players,
                     "options": options, "choices": _option_choices(st.options, options),
                     "bots": bots})

@@ -467,6 +467,11 @@ class TableManager:
         if seed is not None and not self.settings.allow_seeds:
             raise Refusal("invalid", "this server does not accept seeds (whoever knows a seed "
                           "knows the deal); start it with --allow-seeds for tests", status=422)
+        if isinstance(options, dict) and options.get("copy_choice", "uniform") != "uniform":
+            # the former choice showed the others which copies a hand held: only old records
+            # replay with it, never a new table
+            raise Refusal("invalid", "options: copy_choice must be 'uniform' at a new table "
+                          "('legacy' only replays records written before it)", status=422)
         if players is None and seats:
             players = len(seats)
         if seed is None:

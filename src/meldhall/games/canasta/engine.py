@@ -15,7 +15,7 @@ import random
 from typing import Any
 from collections.abc import Iterator
 
-from meldhall.cards import JOKER, Pack
+from meldhall.cards import JOKER, Pack, choose_copies, copy_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, State
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -407,13 +407,37 @@ class CanastaState(State):
         return self._cached("counts", lambda: self.hand_counts(self.turn))
 
     def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
-        """Choose ``count`` physical cards of ``kind`` from ``hand``, cards outside ``avoid``
-        first.  The engine, not the player, chooses which identical copy moves; the choice is
-        pseudo-random, keyed by the hidden game seed, so the copy that appears on the table
-        tells the other seats nothing about the copies still held (CC-5.9, RR-5.10)."""
+        """Choose ``count`` physical cards of ``kind`` from ``hand`` (a bitmask of card ids).
+
+        The engine, not the player, chooses which identical copy moves (CC-5.9, RR-5.10).  The
+        copies the others know this seat holds (taken with the pile) go first, so what they know
+        stays exactly what the cards shown tell them; cards in ``avoid`` go last (Classic: the
+        cards taken from the pile this turn, which would spoil a hidden canasta, CC-6.8).  Within
+        each group the choice is uniformly random, keyed to hidden state
+        (:func:`~meldhall.cards.choose_copies`), so the suits shown tell nothing more about the
+        hand.  Option ``copy_choice="legacy"`` keeps the former choice, for old records.
+        """
         pool = hand & self.pack.rank_mask[kind]
         if count >= pool.bit_count():
             return pool
+        if self._legacy_copies:
+            return self._pick_legacy(pool, count, hand, avoid)
+        known = self.known[self.turn]
+        rest = pool & ~avoid
+        # keyed to the hidden seed and to what does not depend on which copies are held
+        key = copy_key(self.seed, self.hand_no, hand.bit_count(), kind, len(self.stock),
+                       len(self.pile))
+        return choose_copies((rest & known, rest & ~known, pool & avoid), count, key,
+                             52 * self.pack.decks)
+
+    @property
+    def _legacy_copies(self) -> bool:
+        """True under ``copy_choice="legacy"`` (records of format version 1)."""
+        return self.options.copy_choice == "legacy"
+
+    def _pick_legacy(self, pool: int, count: int, hand: int, avoid: int) -> int:
+        """The copy choice of format version 1: a cyclic window over the copies, keyed by a
+        hash of the hand (so it depended on the rest of the hand; kept only for replays)."""
         picked = 0
         salt = hash((self.seed, self.hand_no, hand))
         for pref in (pool & ~avoid, pool & avoid):

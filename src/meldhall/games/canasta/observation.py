@@ -20,6 +20,12 @@ from meldhall.game import Observation
 from meldhall.games.canasta.actions import format_kind, rank_order
 from meldhall.games.canasta.engine import log_entries
 
+
+def card_order(c) -> tuple[int, int]:
+    """Display order of a :class:`~meldhall.cards.Card`: by rank as the hand is sorted, then
+    suit (never the deck index, so a list does not tell which copies it holds)."""
+    return (-rank_order(c.rank) if c.rank else -20, c.suit or 0)
+
 __all__ = ["CanastaObservation"]
 
 
@@ -80,8 +86,12 @@ class CanastaObservation(Observation):
 
     def hand_cards(self):
         """The seat's own cards, sorted by rank (list of Card)."""
-        cards = self.pack.cards_of(self.hand)
-        return sorted(cards, key=lambda c: (-rank_order(c.rank) if c.rank else -20, c.suit or 0))
+        return sorted(self.pack.cards_of(self.hand), key=card_order)
+
+    def names(self, mask: int) -> list[str]:
+        """Cards of a bitmask as this seat is shown them: rank and suit only, never the deck
+        index, in the hand's order (so the list does not depend on which copies they are)."""
+        return [str(c) for c in sorted(self.pack.cards_of(mask), key=card_order)]
 
     def upcard(self):
         """Top card of the pile, or ``None``."""
@@ -91,7 +101,7 @@ class CanastaObservation(Observation):
     def _meld_json(self, m, canasta: str | None, **extra) -> dict[str, Any]:
         return {
             "rank": "wild" if m.rank == 0 else format_kind(m.rank),
-            "cards": [c.physical for c in self.pack.cards_of(m.mask)],
+            "cards": self.names(m.mask),
             "spec": str(m.spec),
             "size": m.size,
             "canasta": canasta,
@@ -151,14 +161,14 @@ class CanastaObservation(Observation):
             "side_of": list(p["side_of"]),
             "scores": list(p["scores"]),
             "minimums": self.minimums(),
-            "hand": [c.physical for c in self.hand_cards()],
+            "hand": [str(c) for c in self.hand_cards()],
             "hand_sizes": list(self.hand_sizes),
             "stock_size": self.stock_size,
-            "pile": [pack.cards[c].physical for c in p["pile"]],
+            "pile": [str(pack.cards[c]) for c in p["pile"]],
             "pile_frozen": p["pile_frozen"],
             "melds": [self.melds_of(side) for side in range(nsides)],
-            "red_threes": [[c.physical for c in pack.cards_of(m)] for m in p["red3"]],
-            "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
+            "red_threes": [self.names(m) for m in p["red3"]],
+            "known_in_hand": [self.names(m) for m in p["known"]],
             "log": self.log(),
             "outcome": outcome.to_json() if outcome is not None else None,
             # CC-6.9: this seat's own staged melds (always empty for other seats' turns)

@@ -186,7 +186,9 @@ class PositionCodec(abc.ABC):
     # ------------------------------------------------------------------ load
     def load(self, d: dict[str, Any], *, check_rules: bool = True):
         """A state from a position document (see :func:`meldhall.record.load_position`)."""
-        opts = self.options_class().from_json(d.get("options") or {})
+        from meldhall.record import document_options
+
+        opts = self.options_class().from_json(document_options(d))
         pack = Pack.get(opts.decks, opts.jokers)
         n = opts.player_count
         rd = CardReader(pack, f"{self.prefix}-6.1")

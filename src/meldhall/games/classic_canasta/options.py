@@ -12,6 +12,7 @@ from typing import Any
 
 from meldhall.errors import OptionsError
 from meldhall.options import (
+    COPY_CHOICES,
     GameOptions,
     check_bools,
     check_choices,
@@ -74,6 +75,11 @@ class ClassicCanastaOptions(GameOptions):
         three_player_mode: ``"individual"`` or ``"cutthroat"`` (CC-14.1).
         two_player_stock_draw: cards drawn from the stock in the two-player game, 2 or 1
             (CC-5.4).
+        copy_choice: which identical copy moves when an action names cards by kind:
+            ``"uniform"`` (uniformly random among the copies the player may use, keyed to hidden
+            state, so it tells the others nothing; CC-5.9, RR-5.10, SH-6.4) or ``"legacy"`` (the
+            choice of records and positions written before format version 2, which depended on
+            the rest of the hand; only so that those replay unchanged).
 
     Raises:
         OptionsError: an unknown value or an out-of-range number, with a sentence.
@@ -101,6 +107,7 @@ class ClassicCanastaOptions(GameOptions):
     tie_rule: str = "play_on"
     three_player_mode: str = "individual"
     two_player_stock_draw: int = 2
+    copy_choice: str = "uniform"
 
     def __post_init__(self) -> None:
         if self.player_count not in (2, 3, 4, 6):
@@ -108,6 +115,7 @@ class ClassicCanastaOptions(GameOptions):
                 f"player_count must be 2, 3, 4 or 6 (CC-1.1, CC-1.5), not {self.player_count!r}"
             )
         check_choices(self, CHOICES)
+        check_choices(self, {"copy_choice": COPY_CHOICES})
         check_bools(self, ("red_three_upcard_freezes", "unfrozen_take_with_wild",
                            "frozen_until_side_melds", "single_card_pile_restriction",
                            "stock_end_forced_take", "concealed_exempt_from_minimum"))

@@ -1043,13 +1043,16 @@ class ClassicCanastaState(CanastaState):
         side = self.side_of[seat]
         hand = self.hands[seat]
         mymelds = list(self.melds[side])
-        avoid = self.pile_cards
         for spec in a.melds:
+            # CC-6.8: a new meld of seven or more cards is hidden only without cards taken from
+            # the pile this turn, so those go last; otherwise (and in ``_do_add``) the usual
+            # choice, known copies first (the legacy choice always put them last)
+            avoid = self.pile_cards if spec.size >= 7 or self._legacy_copies else 0
             m = (self._pick(spec.rank, spec.naturals, hand, avoid)
                  | self._pick(TWO, spec.twos, hand, avoid)
                  | self._pick(JOKER, spec.jokers, hand, avoid))
             hand &= ~m
-            hidden = spec.size >= 7 and not (m & avoid)  # CC-6.8
+            hidden = spec.size >= 7 and not (m & self.pile_cards)  # CC-6.8
             mymelds[spec.rank] = CanastaMeld(spec.rank, m, spec.naturals, spec.twos, spec.jokers,
                                        hidden, seat)
             self.new_ranks |= 1 << spec.rank
@@ -1062,7 +1065,7 @@ class ClassicCanastaState(CanastaState):
         side = self.side_of[seat]
         hand = self.hands[seat]
         mymelds = list(self.melds[side])
-        avoid = self.pile_cards
+        avoid = self.pile_cards if self._legacy_copies else 0
         m = (self._pick(a.rank, a.naturals, hand, avoid) | self._pick(TWO, a.twos, hand, avoid)
              | self._pick(JOKER, a.jokers, hand, avoid))
         hand &= ~m

@@ -56,12 +56,11 @@ class RailroadCanastaObservation(CanastaObservation):
 
     def _json_extra(self) -> dict[str, Any]:
         p = self.public
-        pack = self.pack
         kitty = self.private["kitty"]
         return {
             "kitty_sizes": list(self.private["kitty_sizes"]),
             "kitty_taken": [bool((p["kitty_taken"] >> s) & 1) for s in range(self.players)],
-            "my_kitty": None if kitty is None else [c.physical for c in pack.cards_of(kitty)],
+            "my_kitty": None if kitty is None else self.names(kitty),
             "canasta_types": [self.canasta_types(s) for s in range(self.players)],
         }
 

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from meldhall.errors import OptionsError
-from meldhall.options import GameOptions, check_bools, check_choices, check_whole, score_table
+from meldhall.options import (
+    COPY_CHOICES,
+    GameOptions,
+    check_bools,
+    check_choices,
+    check_whole,
+    score_table,
+)
 
 __all__ = ["CHOICES", "RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
            "CANASTA_TYPES"]
@@ -64,6 +71,11 @@ class RailroadCanastaOptions(GameOptions):
             ``"discarding_player"`` or ``"never"`` (RR-9.6, RR-12.4).
         upcard_wild_freezes: a wild upcard freezes the pile (RR-4.8, RR-8.3).
         tie_rule: ``"play_on"`` or ``"shared"`` (RR-14.2).
+        copy_choice: which identical copy moves when an action names cards by kind:
+            ``"uniform"`` (uniformly random among the copies the player may use, keyed to hidden
+            state, so it tells the others nothing; CC-5.9, RR-5.10, SH-6.4) or ``"legacy"`` (the
+            choice of records and positions written before format version 2, which depended on
+            the rest of the hand; only so that those replay unchanged).
 
     Raises:
         OptionsError: an unknown value or an out-of-range number, with a sentence.
@@ -90,6 +102,7 @@ class RailroadCanastaOptions(GameOptions):
     sevens_lock: str = "every_player"
     upcard_wild_freezes: bool = True
     tie_rule: str = "play_on"
+    copy_choice: str = "uniform"
 
     def __post_init__(self) -> None:
         if not isinstance(self.max_players, int) or self.max_players < 2:
@@ -98,6 +111,7 @@ class RailroadCanastaOptions(GameOptions):
             raise OptionsError(
                 f"player_count must be 2 to {self.max_players} (RR-1.2), not {self.player_count!r}")
         check_choices(self, CHOICES)
+        check_choices(self, {"copy_choice": COPY_CHOICES})
         check_bools(self, ("red_three_replacement", "kitty_red_three_replacement",
                            "allow_empty_hand_into_kitty", "must_take_kitty_before_going_out",
                            "take_with_natural_and_wild", "upcard_wild_freezes"))

@@ -970,11 +970,18 @@ class RailroadCanastaState(CanastaState):
         self.melds = set_item(self.melds, seat, tuple(melds))
         return kind
 
+    def _known_last(self, seat: int, hand: int) -> int:
+        """What the copy choice puts last.  RR-5.10: publicly known copies (taken with the
+        pile) move first, so the copies shown tell the table nothing about the rest of the
+        hand; the uniform choice does that itself (``_pick``), the legacy one needs the
+        unknown cards named as the ones to avoid."""
+        return hand & ~self.known[seat] if self._legacy_copies else 0
+
     def _do_take(self, a: Take, text: str) -> None:
         seat = self.turn
         hand = self.hands[seat]
         top = self.pile[-1]
-        avoid = hand & ~self.known[seat]  # known copies first (RR-5.10, see _do_meld)
+        avoid = self._known_last(seat, hand)
         mask = self._pick_spec(a.rank, a.naturals, a.twos, a.jokers, hand, avoid)
         hand &= ~mask
         self._place(seat, a.rank, mask | (1 << top), a.naturals + 1, a.twos, a.jokers)
@@ -994,9 +1001,7 @@ class RailroadCanastaState(CanastaState):
     def _do_meld(self, a, text: str) -> None:
         seat = self.turn
         hand = self.hands[seat]
-        # RR-5.10: publicly known copies (taken with the pile) are melded first, so the copies
-        # shown tell the table nothing about the rest of the hand
-        avoid = hand & ~self.known[seat]
+        avoid = self._known_last(seat, hand)
         is_new = type(a) is not Add
         if not is_new:
             specs = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
@@ -1039,7 +1044,7 @@ class RailroadCanastaState(CanastaState):
     def _do_discard(self, kind: int, text: str) -> None:
         seat = self.turn
         # a wild card freezes the pile (RR-8.3); a publicly known copy goes first (RR-5.10)
-        cid = self._discard_card(seat, kind, self.hands[seat] & ~self.known[seat])
+        cid = self._discard_card(seat, kind, self._known_last(seat, self.hands[seat]))
         self._log(seat, text, str(self.pack.cards[cid]))
         types = self.canasta_types(seat)
         if self.hands[seat] == 0:

@@ -126,8 +126,13 @@ class ShanghaiObservation(Observation):
 
     def hand_cards(self):
         """The seat's own cards, by suit then rank (list of Card)."""
-        return sorted(self.pack.cards_of(self.hand),
-                      key=lambda c: (c.rank == 0, c.suit or 0, c.rank, c.deck))
+        return self._sorted(self.pack.cards_of(self.hand))
+
+    @staticmethod
+    def _sorted(cards) -> list:
+        """Cards by suit then rank, jokers last (never by deck index: a shown list must not
+        tell which copies it holds)."""
+        return sorted(cards, key=lambda c: (c.rank == 0, c.suit or 0, c.rank))
 
     def buy_limit(self) -> int | None:
         """Buys each player may make this deal (SH-10.6)."""
@@ -164,22 +169,24 @@ class ShanghaiObservation(Observation):
             "to_act": to_act,
             "scores": list(p["scores"]),
             "deal_scores": [list(d) for d in p["deal_scores"]],
-            "hand": [c.physical for c in self.hand_cards()],
+            "hand": [str(c) for c in self.hand_cards()],
             "hand_sizes": list(self.hand_sizes),
             "stock_size": self.stock_size,
             "rebuilds": p["rebuilds"],
-            "pile": [pack.cards[c].physical for c in p["pile"]],
-            "upcard": (pack.cards[p["pile"][-1]].physical if p["pile"] else None),
+            "pile": [str(pack.cards[c]) for c in p["pile"]],
+            "upcard": (str(pack.cards[p["pile"][-1]]) if p["pile"] else None),
             "melds": [{"number": i + 1, "owner": m.owner, "kind": "run" if m.run else "set",
                        "cards": m.text(n52),
-                       "physical": [pack.cards[c].physical for c in m.cards]}
+                       # the cards in the meld's order, by rank and suit (no deck index)
+                       "physical": [str(pack.cards[c]) for c in m.cards]}
                       for i, m in enumerate(p["melds"])],
             "made_contract": [bool((p["made"] >> s) & 1) for s in range(n)],
             "buys": list(p["buys"]),
             "buy_limit": self.buy_limit(),
-            "taken_upcard": (pack.cards[p["taken"]].physical if p["taken"] >= 0 else None),
+            "taken_upcard": (str(pack.cards[p["taken"]]) if p["taken"] >= 0 else None),
             "buy_offer_order": list(p["queue"]),
-            "known_in_hand": [[c.physical for c in pack.cards_of(m)] for m in p["known"]],
+            "known_in_hand": [[str(c) for c in self._sorted(pack.cards_of(m))]
+                              for m in p["known"]],
             "staged": [str(m) for m in self.staged],
             # SH-8.1: stage actions this seat may still make this turn
             "stages_left": _stages_left(self.stages),

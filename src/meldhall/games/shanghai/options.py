@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from meldhall.errors import OptionsError
+from meldhall.options import COPY_CHOICES
 
 __all__ = ["CHOICES", "DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
 
@@ -75,6 +76,11 @@ class ShanghaiOptions:
         max_stock_rebuilds: stock rebuilds allowed per deal (penalty-card rebuilds included),
             or ``"unlimited"`` (SH-12.3, SH-10.8).
         tie_rule: ``"shared"``, ``"fewest_deals_scored"`` or ``"extra_deal"`` (SH-14.2).
+        copy_choice: which identical copy moves when an action names cards by kind:
+            ``"uniform"`` (uniformly random among the copies the player may use, keyed to hidden
+            state, so it tells the others nothing; SH-6.4) or ``"legacy"`` (the lowest-index
+            copy, as records and positions of format version 1 were written; only so that those
+            replay unchanged).
 
     Raises:
         OptionsError: an unknown value or an out-of-range number, with a sentence.
@@ -100,6 +106,7 @@ class ShanghaiOptions:
     decks: int | None = None
     max_stock_rebuilds: Any = 10
     tie_rule: str = "shared"
+    copy_choice: str = "uniform"
 
     def __post_init__(self) -> None:
         n = self.player_count
@@ -114,6 +121,9 @@ class ShanghaiOptions:
                     f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
         if self.blind_bonus == 0 and not isinstance(self.blind_bonus, bool):
             object.__setattr__(self, "blind_bonus", False)  # the table's alternative "0"
+        if self.copy_choice not in COPY_CHOICES:
+            raise OptionsError(f"copy_choice must be one of {', '.join(map(repr, COPY_CHOICES))}, "
+                               f"not {self.copy_choice!r}")
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise OptionsError(f"{name} must be true or false, not {getattr(self, name)!r}")

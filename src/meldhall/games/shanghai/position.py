@@ -12,7 +12,7 @@ Positions written before staged melding have neither and load with nothing stage
 
 Example (keys that may be left out take the defaults shown in :func:`load_position`)::
 
-    {"format": "meldhall-position", "version": 1, "game": "shanghai-rummy",
+    {"format": "meldhall-position", "version": 2, "game": "shanghai-rummy",
      "options": {"player_count": 4}, "hand_no": 2, "dealer": 0, "turn": 1, "phase": "meld",
      "stock": [...], "pile": [...], "hands": [[...], [...], [...], [...]],
      "melds": [{"owner": 1, "cards": ["5D/0", "6D/1", "JK/0=7D", "8D/0"]}],
@@ -28,7 +28,7 @@ from typing import Any
 from meldhall.cards import Pack, parse_card
 from meldhall.errors import IllegalActionError, NotationError, RecordError
 from meldhall.game import Outcome, ScoreLine, SideResult
-from meldhall.record import POSITION_FORMAT, VERSION
+from meldhall.record import POSITION_FORMAT, VERSION, document_options
 
 __all__ = ["dump_position", "load_position"]
 
@@ -125,7 +125,7 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True):
     from meldhall.games.shanghai.state import BUY_PHASE, PHASES, ShanghaiState
     from meldhall.games.shanghai.table import TableMeld
 
-    opts = ShanghaiOptions.from_json(d.get("options") or {})
+    opts = ShanghaiOptions.from_json(document_options(d))
     pack = Pack.get(opts.num_decks, opts.num_jokers)
     n52 = 52 * opts.num_decks
     n = opts.player_count

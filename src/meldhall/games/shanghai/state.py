@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from meldhall.cards import Pack
+from meldhall.cards import Pack, choose_copies, copy_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, State
 from meldhall.games.shanghai.actions import (
@@ -557,13 +557,13 @@ class ShanghaiState(State):
         if taken >= 0 and (pool >> taken) & 1 and not self.options.discard_taken_upcard:
             others = pool & ~(1 << taken)
             if others:
-                return (others & -others).bit_length() - 1
+                return self._choose(others, hand, a.kind)
             if hand.bit_count() > 1:
                 raise IllegalActionError(
-                    "SH-6.5", f"you took {self.pack.cards[taken].physical} as your draw: you may "
+                    "SH-6.5", f"you took {self.pack.cards[taken]} as your draw: you may "
                     "not discard it this turn (unless it is your last card)")
             return taken
-        return (pool & -pool).bit_length() - 1
+        return self._choose(pool, hand, a.kind)
 
     # -- staging (SH-8.1) -------------------------------------------------------------------
     def _plan_staging(self, a: Action):
@@ -1209,13 +1209,30 @@ class ShanghaiState(State):
         self._turn_draw()
 
     def _pick(self, kind: int, hand: int) -> int:
-        """A physical card of ``kind`` from ``hand``, the upcard taken this turn first (so that
-        another copy stays free for the discard, SH-6.5)."""
+        """A physical card of ``kind`` from ``hand`` for a meld, a lay-off or an exchange: the
+        upcard taken this turn first (so that another copy stays free for the discard, SH-6.5),
+        then the copies the others know this player holds (bought or taken, SH-6.4), then the
+        rest, uniformly at random within each group (:meth:`_choose`)."""
         pool = hand & kind_masks(self.pack.decks, self.pack.jokers)[kind]
         t = self.taken
         if t >= 0 and (pool >> t) & 1:
             return t
-        return (pool & -pool).bit_length() - 1
+        return self._choose(pool, hand, kind)
+
+    def _choose(self, pool: int, hand: int, kind: int) -> int:
+        """One card id of ``pool``: a copy the others know this player holds first (so what
+        they know stays exactly what the cards shown tell them), otherwise uniformly random
+        among the rest, keyed to hidden state (SH-6.4; :func:`~meldhall.cards.choose_copies`).
+        Option ``copy_choice="legacy"``: the lowest index, as format version 1 played."""
+        if self.options.copy_choice == "legacy":
+            return (pool & -pool).bit_length() - 1
+        if pool & (pool - 1) == 0:
+            return pool.bit_length() - 1
+        known = self.known[self.turn]
+        # keyed to the hidden seed and to what does not depend on which copies are held
+        key = copy_key(self.seed, self.hand_no, hand.bit_count(), kind, len(self.stock),
+                       len(self.pile))
+        return choose_copies((pool & known, pool & ~known), 1, key, self.n52).bit_length() - 1
 
     def _do_contract(self, a: Contract, text: str) -> None:
         """SH-8.1: the contract's melds go on the table, in the action's (canonical) order; the
@@ -1311,7 +1328,10 @@ class ShanghaiState(State):
         self.known = _set(self.known, seat, self.known[seat] & hand)
         self.pile = self.pile + (cid,)
         self.upcard_from = seat
-        self._log(seat, text, self.pack.cards[cid].physical if a.deck is None else "")
+        # format version 1 logged which copy a kind-named discard moved; a legacy replay
+        # keeps that note so that its log is unchanged (the uniform choice shows no index)
+        legacy = self.options.copy_choice == "legacy" and a.deck is None
+        self._log(seat, text, self.pack.cards[cid].physical if legacy else "")
         if not hand:
             self._went_out(seat)
             return

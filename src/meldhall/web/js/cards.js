@@ -1,5 +1,7 @@
-// Cards: parsing physical card strings ("7H/1", "JK/3"), SVG faces, sorting, and matching
-// the cards named in an action's notation against a selection of physical cards.
+// Cards: parsing card strings ("7H", "JK"; "7H/1" for a numbered copy), SVG faces, sorting,
+// and matching the cards named in an action's notation against a selection of cards.
+// The server names cards by rank and suit only (no deck index reaches a seat); the page
+// numbers the copies of a list itself (localCopies) so that two 7H in a hand are two buttons.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -15,6 +17,20 @@ export function parseCard(text) {
   const j = /^JK(?:\/(\d+))?$/.exec(text);
   if (j) return { id: text, rank: "JK", suit: null, deck: j[1] === undefined ? 0 : +j[1], joker: true };
   return null;
+}
+
+/**
+ * The same cards, each copy of a name numbered by its place in this list: ["7H", "7H", "KS"]
+ * -> ["7H/0", "7H/1", "KS/0"].  The numbers are the page's own, not deck indices.
+ */
+export function localCopies(list) {
+  const seen = new Map();
+  return (list || []).map((t) => {
+    const base = String(t).split("/")[0];
+    const k = seen.get(base) || 0;
+    seen.set(base, k + 1);
+    return `${base}/${k}`;
+  });
 }
 
 /** "7♥" for "7H/1". */

@@ -3,7 +3,7 @@
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
 import { api, apiText, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
-import { actionCards, cardLabel, cardSVG, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
+import { actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
 import {
   breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
   scorePanel, scoreSheet, seatName, stagedPanel,
@@ -297,7 +297,7 @@ function renderHandOver() {
 // staged area instead, and the hand shows (and lets the player select) the others.
 function stagedSplit() {
   const obs = msg.view.observation;
-  return matchStaged(sortCards(obs.hand || [], "rank"), obs.staged || []);
+  return matchStaged(sortCards(localCopies(obs.hand), "rank"), obs.staged || []);
 }
 
 function renderHand() {
@@ -312,7 +312,7 @@ function renderHand() {
     : stagedCards ? `(${hand.length}, and ${stagedCards} in staged melds)` : `(${hand.length})`;
   $("me").classList.toggle("spectating", role !== "seat");
   $("me").hidden = role !== "seat";        // a spectator has no hand: no empty strip
-  const known = new Set((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []);
+  const known = new Set(localCopies((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []));
   for (const c of sortCards(hand, sortBy)) {
     const selected = selection.includes(c);
     const b = h("button.card-btn" + (selected ? ".selected" : "") + (known.has(c) ? ".known" : ""),
