@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Override", "HOUSE_RULES_HEADING", "EDGE_CASES_HEADING", "overrides", "player_rules",
+__all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "derive",
+           "fingerprint", "house_rule_note", "house_rules", "overrides", "player_rules",
            "spec_blocks", "strip_annotations"]
 
 HOUSE_RULES_HEADING = "## House rules"
@@ -185,8 +186,26 @@ def strip_annotations(text: str) -> tuple[str, list[str]]:
                 if text.startswith("(", k) and not _LETTERED.match(text, k):
                     end = _close(text, k, "(", ")")
                 break
-        text = _join(text[:start], text[end:])
+        left, right = text[:start], text[end:]
+        if _PARAGRAPH_END.match(right):
+            left = _full_stop(left)
+        text = _join(left, right)
     return _drop_seed_remarks(text), notes
+
+
+#: What follows a note that ends its paragraph.
+_PARAGRAPH_END = re.compile(r"[ \t]*(\n[ \t]*\n|\n?$)")
+
+
+def _full_stop(left: str) -> str:
+    """A sentence whose last words were followed by a removed note ends with a full stop
+    ("… 13 each with six players [decision: …]")."""
+    body = left.rstrip()
+    last_line = body.rsplit("\n", 1)[-1].lstrip()
+    core = body.rstrip("*_`\"”)")
+    if (core and core[-1].isalnum() and not last_line.startswith(("|", "#"))):
+        return body + "."
+    return left
 
 
 def _drop_seed_remarks(text: str) -> str:
@@ -235,21 +254,7 @@ def _tidy(text: str) -> str:
         lines.append(" " * indent + body if body else "")
     out = "\n".join(lines)
     out = re.sub(r"\n{3,}", "\n\n", out)
-    return _end_sentences(out.strip("\n"))
-
-
-def _end_sentences(text: str) -> str:
-    """A prose paragraph whose last words were followed by a removed note ends with a full
-    stop ("… 13 each with six players [decision: …]")."""
-    paras = text.split("\n\n")
-    for n, para in enumerate(paras):
-        last_line = para.rstrip().rsplit("\n", 1)[-1].lstrip()
-        if not last_line or _MARKER.match(last_line) or last_line.startswith(("#", ">", "```")):
-            continue
-        core = para.rstrip().rstrip("*_`\"”)")
-        if core and core[-1].isalnum():
-            paras[n] = para.rstrip() + "."
-    return "\n\n".join(paras)
+    return out.strip("\n")
 
 
 #: A line that starts a list item, a lettered item or a table row.
@@ -262,7 +267,8 @@ def _reflow(text: str, width: int = 96, longest: int = 100) -> str:
     paras = text.split("\n\n")
     for n, para in enumerate(paras):
         lines = para.split("\n")
-        if all(len(line) <= longest for line in lines) or para.lstrip().startswith(("#", ">", "```")):
+        if (all(len(line) <= longest for line in lines)
+                or para.lstrip().startswith(("#", ">", "```"))):
             continue
         items: list[list[str]] = []
         for line in lines:
@@ -324,13 +330,16 @@ def _choices(rule: HouseRule) -> str:
     return f"by default {rule.default}; otherwise {rule.alternatives}"
 
 
+_SEE = "(see *House rules* at the end of the rules)"
+
+
 def house_rule_note(rules: list[HouseRule]) -> str:
-    """The closing note of a rule that house rules change."""
+    """The closing note of a rule that house rules change: each option, its default and the
+    other choices, as the house-rules table gives them."""
     if len(rules) == 1:
-        return (f"*House rule:* `{rules[0].name}` changes this rule: {_choices(rules[0])} "
-                "(see *House rules* at the end of the rules).")
+        return f"*House rule:* `{rules[0].name}` changes this rule: {_choices(rules[0])} {_SEE}."
     items = [f"- `{r.name}`: {_choices(r)}." for r in rules]
-    return "\n".join(["*House rules that change this rule* (see *House rules* at the end of the rules):", *items])
+    return "\n".join([f"*House rules that change this rule* {_SEE}:", *items])
 
 
 def _house_rules_section(block: Block) -> str:
@@ -338,9 +347,12 @@ def _house_rules_section(block: Block) -> str:
     text = re.sub(r'`"seed"`:\s*', "", text)
     lines = _tidy(text).splitlines()
     lines[0] = HOUSE_RULES_HEADING
-    intro = ("Every table can change these rules before the game starts: in the web lobby, or "
-             "with `--option NAME=VALUE` (and `--preset NAME`) on `meldhall play`. The defaults "
-             "are the rules above; a rule that a house rule changes says so.")
+    intro = ("Every table can change these rules before the game starts: in the web lobby "
+             "(*House rules*), or with `--option NAME=VALUE` and `--preset NAME` on `meldhall "
+             "play` and `meldhall simulate`. The defaults are the rules above, and every rule that "
+             "a house rule changes says so. The table describes the choices in words; the lobby "
+             "shows each option with its default, and the values to choose from where there is "
+             "a fixed set.")
     return "\n".join([lines[0], "", intro, *lines[1:]])
 
 
@@ -386,17 +398,17 @@ def _conventions() -> str:
 
 
 def _introduction(game: str, blocks: list[Block]) -> str:
-    """How to find a rule, opening every game's players' text."""
+    """How to find a rule, opening every game's players' text (the example is the first rule
+    of section 8)."""
     ids = [b.key for b in blocks if b.kind == "rule"]
-    example = next((r for r in ids if r.split("-")[1].startswith("8.")), ids[0] if ids else "")
-    prefix = example.split("-")[0]
-    section = example.split(".")[0]
-    return (f"Every rule has an ID: {example} is rule {example.split('-')[1].split('.')[1]} of "
-            f"section {section.split('-')[1]}. When the game refuses a move it names the rule "
-            f"that decides, and `meldhall rules {game} {example}` shows that rule "
-            f"(`meldhall rules {game} {section}` the whole section); at the web table the rule "
-            f"IDs are links. The rule IDs of this game all begin with {prefix}. Card notation "
-            "and seat numbers are explained at the end.")
+    example = next((r for r in ids if ".".join(r.split("-")[1:]).startswith("8.")), ids[0])
+    prefix, number = example.split("-")
+    section, rule = number.split(".")
+    return (f"Every rule has an ID: {example} is rule {rule} of section {section}. When the "
+            f"game refuses a move it names the rule that decides, and `meldhall rules {game} "
+            f"{example}` shows that rule (`meldhall rules {game} {prefix}-{section}` the whole "
+            "section); at the web table the rule IDs are links. The rule IDs of this game all "
+            f"begin with {prefix}. Card notation and seat numbers are explained at the end.")
 
 
 def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None) -> str:
