@@ -162,7 +162,7 @@ function showRefusal(m) {
   } else if (m.code === "stale_version") {
     box.append(h("strong", "Not applied: "), "the table had moved on. Look again and choose.");
   } else {
-    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), m.message);
+    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), ...withRuleLinks(m.message));
   }
 }
 
@@ -540,7 +540,7 @@ function hintPanel(legal) {
   const box = h("div.hint-box", { id: "hint-box", role: "status" }, row);
   if (!cur || cur.loading) return box;
   if (cur.error) {
-    box.append(h("p.error", "No hint: " + cur.error));
+    box.append(h("p.error", "No hint: ", ...withRuleLinks(cur.error)));
     return box;
   }
   const d = cur.data;
