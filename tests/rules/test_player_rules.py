@@ -154,10 +154,10 @@ def test_hand_written_passages_match_the_current_spec(game):
     spec changes the passage is no longer used, and this test says which one to write again."""
     blocks = {b.key: b for b in spec_blocks(rules_text(game))}
     for key, ov in overrides(game).items():
-        assert key in blocks, f"players/{RULE_FILES[game]}: no block {key} in the spec"
+        assert key in blocks, f"hand_written/{RULE_FILES[game]}: no block {key} in the spec"
         now = blocks[key].fingerprint
         assert ov.spec_fingerprint == now, (
-            f"players/{RULE_FILES[game]}: the spec's {key} changed (fingerprint {now}, the "
+            f"hand_written/{RULE_FILES[game]}: the spec's {key} changed (fingerprint {now}, the "
             f"passage was written from {ov.spec_fingerprint}): read it and write the passage "
             "again")
         if key != "preamble":

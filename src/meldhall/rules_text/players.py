@@ -6,12 +6,14 @@ each rule with ``[seed: …]`` citations, the seed's words in parentheses and ``
 notes on why the rule is what it is.  :func:`player_rules` derives the players' text from it,
 every time, so that the two can never disagree:
 
-* the title says "rules", not "rules specification"; the seed list and the seed audit
-  (section 0) are left out;
+* the title says "rules", not "rules specification", and a paragraph on rule IDs (how
+  ``meldhall rules`` shows one) follows it; the seed list, the pointer to the specification's
+  conventions and the seed audit (section 0) are left out;
 * from every rule, table and edge case the ``[seed: …]`` tags are removed together with the
   seed's words in parentheses that follow them, and the ``[decision: …]`` notes (among them the
   "amended after review" notes) are removed; so are the remarks in parentheses that speak of
-  the seed ("(seed example)");
+  the seed ("(seed example)"), and the name of the default ``wild_ratio`` (``"seed"``) in the
+  house-rules table, which describes that default by its content anyway;
 * a rule that a house rule changes ends with a sentence saying so: the options named in its
   decision notes or in the *Affects* column of the house-rules table, unless the rule already
   names them;
@@ -19,12 +21,13 @@ every time, so that the two can never disagree:
   "Edge cases an implementation must handle" becomes "Edge cases"; the card notation and seat
   numbering of the specification's ``README.md`` close the text.
 
-Rule IDs, sections, worked examples, tables and edge cases are kept as they are.  A few
-passages that the removal alone would leave unclear (the opening of each game, and a rule
-whose decision note says how it is played) are written by hand in ``players/GAME.md``; each of
-them records a fingerprint of the specification text it was written from, and is used only
-while that text is unchanged (``tests/rules/test_player_rules.py`` fails when it is not, so
-that the passage is read again), so a change of the specification always reaches the players.
+Rule IDs, sections, worked examples, tables and edge cases are kept as they are.  The few
+passages that the removal alone would leave unclear (Railroad Canasta's opening, which speaks of
+its seeds, and two Shanghai Rummy rules whose decision notes say how they are played) are
+written by hand in ``hand_written/GAME.md``.  Each of them records a fingerprint of the
+specification text it was written from and is used only while that text is unchanged; when it
+changes, the derived text is used instead and ``tests/rules/test_player_rules.py`` fails until
+the passage is written again, so a change of the specification always reaches the players.
 """
 
 from __future__ import annotations
@@ -373,10 +376,10 @@ _OVERRIDE = re.compile(
 
 
 def overrides(game: str) -> dict[str, Override]:
-    """The hand-written passages of ``game`` (``players/GAME.md``), by block key."""
+    """The hand-written passages of ``game`` (``hand_written/GAME.md``), by block key."""
     from meldhall.rules_text import RULE_FILES
 
-    path = resources.files("meldhall.rules_text").joinpath("players", RULE_FILES[game])
+    path = resources.files("meldhall.rules_text").joinpath("hand_written", RULE_FILES[game])
     if not path.is_file():
         return {}
     found = {}
