@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meldhall.cli import app
-from meldhall.rules_text import RULE_FILES
+from meldhall.rules_text import RULE_FILES, rule_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -92,7 +92,9 @@ def test_play_refused_move_shows_rule_then_quit():
     assert re.search(r"Refused \(CC-\d+\.\d+\)", out)
     assert "CC-5.2" in out
     assert "Your hand" in out and "Stock:" in out and "Pile:" in out
-    assert "Taking a frozen pile" in out  # the in-game rules command
+    assert "Taking a frozen pile" in out  # the in-game rules command: the players' rule
+    rule = out.split("Taking a frozen pile", 1)[1].split("Not understood", 1)[0]
+    assert "[decision" not in rule and "[seed" not in rule
     assert "Not understood" in out
     assert "You left the game." in out
     assert "Traceback" not in out
@@ -177,6 +179,52 @@ def test_rules_whole_and_section():
     assert r.exit_code == 0 and "Classic Canasta" in r.output
     s = run("rules", "classic-canasta", "CC-13")
     assert s.exit_code == 0 and "CC-13.1" in s.output and "CC-12.1" not in s.output
+
+
+SEED_FILE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+
+
+def assert_players_text(output: str) -> None:
+    """No seed citation, seed file name, decision note or word "seed" (what --annotated adds)."""
+    assert "[seed" not in output and "[decision" not in output
+    assert not SEED_FILE.search(output)
+    assert not re.search(r"\bseeds?\b", output, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("game", list(RULE_FILES))
+def test_rules_are_the_players_rules(game):
+    for extra in ((), ("--raw",)):
+        r = run("rules", game, *extra)
+        assert r.exit_code == 0, r.output
+        assert_players_text(r.output)
+        assert "House rules" in r.output and "Edge cases" in r.output
+    raw = run("rules", game, "--raw").stdout
+    assert re.findall(r"^\*\*([A-Z]{2}-\d+\.\d+)\*\*", raw, re.MULTILINE) == rule_ids(game)
+
+
+def test_rules_one_rule_without_its_tags():
+    # RR-11.1 carries seed citations and a decision note naming its house rule in the spec
+    for extra in ((), ("--raw",)):
+        r = run("rules", "railroad-canasta", "RR-11.1", *extra)
+        assert r.exit_code == 0, r.output
+        assert_players_text(r.output)
+        assert "RR-11.1" in r.output and "RR-11.2" not in r.output
+        assert "go_out_requirement" in r.output and "House rule" in r.output
+    sh = run("rules", "shanghai-rummy", "6.5", "--raw").stdout
+    assert_players_text(sh)
+    assert "`discard_taken_upcard`" in sh
+
+
+def test_rules_annotated_is_the_specification():
+    r = run("rules", "railroad-canasta", "RR-11.1", "--annotated", "--raw")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("**RR-11.1**")
+    assert "[seed: 000_25550e1fa00c17eb.txt]" in r.stdout and "[decision:" in r.stdout
+    whole = run("rules", "classic-canasta", "--annotated", "--raw").stdout
+    assert "## 0. Seed audit" in whole and SEED_FILE.search(whole)
+    rendered = run("rules", "classic-canasta", "CC-4.8", "--annotated")
+    assert rendered.exit_code == 0 and "[seed" in rendered.output
+    assert "--annotated" in run("rules", "--help").output
 
 
 def test_rules_shipped_copy_matches_docs():

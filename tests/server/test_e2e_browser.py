@@ -147,6 +147,18 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     refusal = page.locator("#refusal")
     expect(refusal).to_contain_text("Refused")
     expect(refusal.locator(".rule")).to_have_text(re.compile(r"^CC-\d+\.\d+"))
+    # the rule ID links to the players' rule (a new tab): served, with no seed citations
+    link = refusal.locator("a.rule-link").first
+    href = link.get_attribute("href")
+    rule = refusal.locator(".rule").inner_text()
+    assert href == f"/api/rules/classic-canasta/{rule}?format=html"
+    assert link.get_attribute("target") == "_blank"
+    rules_page = browser.new_page()
+    rules_page.on("pageerror", lambda e: errors.append(str(e)))
+    rules_page.goto(server.base + href)
+    expect(rules_page.locator(f'p[id="{rule}"]')).to_contain_text(rule)
+    assert "[seed" not in rules_page.content()
+    rules_page.close()
 
     # keyboard: a card is a button; Space selects it, Escape clears the selection
     card = page.locator("#hand button.card-btn").nth(2)

@@ -201,7 +201,7 @@ class Session:
             self.console.print("Which rule? e.g. 'rules CC-8.5'", style="red")
             return
         try:
-            self.console.print(Markdown(find_rule(self.game, rule_id)))
+            self.console.print(Markdown(find_rule(self.game, rule_id, players=True)))
         except MeldhallError as exc:
             self.console.print(Text(str(exc), style="red"))
 

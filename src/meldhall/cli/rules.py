@@ -1,4 +1,5 @@
-"""``meldhall rules``: the rules specifications, rendered from Markdown."""
+"""``meldhall rules``: a game's rules as players read them, or (``--annotated``) the rules
+specification the engine is built from, rendered from Markdown."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rich.markdown import Markdown
 
 from meldhall.cli.app import app
 from meldhall.cli.common import handle_errors, out
-from meldhall.rules_text import RULE_FILES, find_rule, rules_text
+from meldhall.rules_text import RULE_FILES, find_rule, player_rules, rules_text
 
 
 @app.command("rules")
@@ -23,6 +24,10 @@ def rules_command(
         metavar="RULE_ID",
         help="One rule (CC-8.5, or just 8.5) or a whole section (CC-8).  Omit for everything.",
         show_default=False)] = None,
+    annotated: Annotated[bool, typer.Option(
+        "--annotated",
+        help="The rules specification instead, as the developers use it: every rule with its "
+             "seed citations and decision notes, and the seed audit.")] = False,
     raw: Annotated[bool, typer.Option(
         "--raw", help="Print the Markdown source as it is.")] = False,
     pager: Annotated[bool, typer.Option(
@@ -30,19 +35,29 @@ def rules_command(
 ) -> None:
     """Print the rules of a game, or one rule by its ID.
 
+    By default the players' rules: every section and rule with its ID, the worked examples,
+    tables and edge cases, and at each rule the house rules that change it.  With
+    **--annotated**, the rules specification the engine is built from: the same rules with the
+    seed documents they come from, the seed audit and a decision note on every choice made.
+
     Every rule has a stable ID (CC-8.5 is the rule on taking a frozen pile); the engine names
     it whenever it refuses a move, so **meldhall rules classic-canasta CC-8.5** explains
     a refusal.
 
     Examples:
 
-      meldhall rules classic-canasta            the whole Classic Canasta specification
+      meldhall rules classic-canasta                   the whole of Classic Canasta
 
-      meldhall rules classic-canasta CC-8.5     one rule
+      meldhall rules classic-canasta CC-8.5            one rule
 
-      meldhall rules classic-canasta 12         section 12 (scoring)
+      meldhall rules classic-canasta 12                section 12 (scoring)
+
+      meldhall rules railroad-canasta 11.1 --annotated   with its citations
     """
-    text = rules_text(game) if rule_id is None else find_rule(game, rule_id)
+    if rule_id is not None:
+        text = find_rule(game, rule_id, players=not annotated)
+    else:
+        text = rules_text(game) if annotated else player_rules(game)
     if raw and not pager:
         sys.stdout.write(text)
         return

@@ -1,7 +1,11 @@
-"""The rules specifications, shipped inside the package (copies of ``docs/rules/*.md``).
+"""The rules specifications, shipped inside the package (copies of ``docs/rules/*.md``), and
+the players' rules derived from them.
 
 ``docs/rules/`` is the documentation copy; ``tests/test_cli.py`` checks that both copies are
-identical.  :func:`rules_text` reads a game's file, :func:`find_rule` one rule or section by ID.
+identical.  :func:`rules_text` reads a game's file (the annotated specification, for the
+developers: seed citations, audit, decision notes), :func:`player_rules` gives the same rules as
+a player reads them (:mod:`meldhall.rules_text.players` says how it is derived), and
+:func:`find_rule` finds one rule or section by ID in either.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ from importlib import resources
 
 from meldhall.errors import OptionsError
 
-__all__ = ["RULE_FILES", "RULE_PREFIXES", "find_rule", "rule_ids", "rules_text"]
+__all__ = ["RULE_FILES", "RULE_PREFIXES", "find_rule", "game_of_rule", "player_rules",
+           "rule_ids", "rules_text"]
 
 #: Game name -> rules file (games whose engine is still to come have their rules here too).
 RULE_FILES: dict[str, str] = {
@@ -41,10 +46,33 @@ def rules_text(game: str) -> str:
     return resources.files(__name__).joinpath(RULE_FILES[game]).read_text(encoding="utf-8")
 
 
-def rule_ids(game: str) -> list[str]:
-    """Every rule ID of ``game`` in file order (``CC-1.1`` …)."""
+def player_rules(game: str) -> str:
+    """The players' rules of ``game`` (Markdown): the specification without its seed
+    citations, audit and decision notes, with the house rules that change a rule named at it.
+
+    Raises:
+        OptionsError: no rules for that game name.
+    """
+    from meldhall.rules_text.players import player_rules as derive
+
+    return derive(game)
+
+
+def _text(game: str, players: bool) -> str:
+    return player_rules(game) if players else rules_text(game)
+
+
+def game_of_rule(rule_id: str) -> str | None:
+    """The game whose rule IDs carry the prefix of ``rule_id`` (``"RR-8.2"`` -> Railroad)."""
+    prefix = rule_id.strip().upper()[:2]
+    return next((g for g, p in RULE_PREFIXES.items() if p == prefix), None)
+
+
+def rule_ids(game: str, *, players: bool = False) -> list[str]:
+    """Every rule ID of ``game`` in file order (``CC-1.1`` …), of the specification or (with
+    ``players``) of the players' rules; the two lists are the same."""
     out = []
-    for line in rules_text(game).splitlines():
+    for line in _text(game, players).splitlines():
         m = _RULE_START.match(line)
         if m:
             out.append(m.group(1))
@@ -60,17 +88,19 @@ def normalize_rule_id(game: str, rule_id: str) -> str:
     return t
 
 
-def find_rule(game: str, rule_id: str) -> str:
-    """The Markdown of one rule or of one section.
+def find_rule(game: str, rule_id: str, *, players: bool = False) -> str:
+    """The Markdown of one rule or of one section, from the specification or (with
+    ``players``) from the players' rules.
 
     A rule runs from its paragraph (``**CC-8.5** …``) to the next rule, heading or rule line, so
-    it keeps its lists, tables and citations; a section (``CC-8``) is the whole of ``## 8. …``.
+    it keeps its lists, tables and citations (in the players' rules: its house-rule note); a
+    section (``CC-8``) is the whole of ``## 8. …``.
 
     Raises:
         OptionsError: unknown game, malformed or unknown rule ID (the message says which IDs
             exist nearby).
     """
-    text = rules_text(game)
+    text = _text(game, players)
     rid = normalize_rule_id(game, rule_id)
     prefix = RULE_PREFIXES[game]
     m = re.fullmatch(rf"{prefix}-(\d+)(?:\.(\d+))?", rid)

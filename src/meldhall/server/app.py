@@ -14,6 +14,8 @@ API (JSON; errors are ``{"error": {"code", "message", ["rule_id", "reason"]}}``)
 ``POST /api/tables/{id}/seats/{seat}``      hand a seat to a bot (creator token)
 ``GET  /api/tables/{id}/record``            the game record, once the game is over
 ``POST /api/replay``                        a record's view at a step
+``GET  /api/rules/{game}[/{rule_id}]``      the players' rules, whole or one rule or section
+                                            (JSON; ``?format=html``: a page, no script)
 ``WS   /ws/tables/{id}``                    first message ``{"type": "hello", "token"}``
 =========================================  ==================================================
 
@@ -35,7 +37,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ValidationError
@@ -45,7 +47,7 @@ from meldhall.bots import BOT_NAMES, make_bot
 from meldhall import safe_json
 from meldhall.errors import MeldhallError, RecordError
 from meldhall.record import dump_record, load_record
-from meldhall.server import views
+from meldhall.server import rules_page, views
 from meldhall.server.config import MAX_MESSAGE_BYTES, MAX_RECORD_BYTES, Settings
 from meldhall.server.schemas import (
     ActionRequest,
@@ -370,6 +372,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "result": rec.result, "view": view,
         }
 
+    @app.get("/api/rules/{game}")
+    async def rules_whole(game: str, format: str = "json"):
+        return await asyncio.to_thread(_rules, game, None, format)
+
+    @app.get("/api/rules/{game}/{rule_id}")
+    async def rules_one(game: str, rule_id: str, format: str = "json"):
+        return await asyncio.to_thread(_rules, game, rule_id, format)
+
     # ------------------------------------------------------------------ WebSocket
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str):
@@ -500,6 +510,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/", StaticFiles(directory=str(web), html=True), name="web")
     return app
+
+
+def _rules(game: str, rule_id: str | None, fmt: str) -> Any:
+    """The players' rules of ``game`` (or one rule or section) as JSON or as an HTML page."""
+    if fmt not in ("json", "html"):
+        raise Refusal("malformed", f"format must be 'json' or 'html', not {fmt[:20]!r}",
+                      status=422)
+    if len(game) > 40 or len(rule_id or "") > 40:
+        raise Refusal("not_found", "no such game or rule: a rule ID looks like CC-8.5 or CC-8",
+                      status=404)
+    try:
+        if fmt == "html":
+            return HTMLResponse(rules_page.rules_page(game, rule_id))
+        return rules_page.rules_json(game, rule_id)
+    except MeldhallError as exc:       # an unknown game or rule ID
+        raise Refusal("not_found", str(exc), status=404) from None
 
 
 def _check_frame(text: str | None, data: bytes | None) -> tuple[str, str] | None:

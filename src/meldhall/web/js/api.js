@@ -89,6 +89,44 @@ export const GAME_TITLES = {
   "shanghai-rummy": "Shanghai Rummy",
 };
 
+// ------------------------------------------------------------------ rule IDs
+// The engine names the rule that decides (a refusal, a score line): each ID links to the
+// players' rules on the server (GET /api/rules/GAME/ID?format=html), in a new tab.
+const RULE_GAMES = { CC: "classic-canasta", RR: "railroad-canasta", SH: "shanghai-rummy" };
+const RULE_ID = /\b(CC|RR|SH)-\d+(?:\.\d+)?\b/g;
+
+/** The page of a rule ID ("CC-8.5" -> "/api/rules/classic-canasta/CC-8.5?format=html"), or null
+ *  for text that is not one. */
+export function ruleUrl(id) {
+  const m = /^(CC|RR|SH)-\d+(?:\.\d+)?/.exec(String(id || ""));
+  if (!m) return null;
+  return `/api/rules/${RULE_GAMES[m[1]]}/${encodeURIComponent(m[0])}?format=html`;
+}
+
+/** A rule ID shown as code (h("code.CLS", id)) inside a link to its rule; not a rule ID: the
+ *  code alone. */
+export function ruleLink(id, cls = "") {
+  const code = h("code" + cls, id);
+  const url = ruleUrl(id);
+  if (!url) return code;
+  return h("a.rule-link", { href: url, target: "_blank", rel: "noopener",
+    title: `the rule ${id} (opens in a new tab)` }, code);
+}
+
+/** A text with every rule ID in it a link (a list of nodes and strings for h()). */
+export function withRuleLinks(text) {
+  const s = String(text ?? "");
+  const out = [];
+  let pos = 0;
+  for (const m of s.matchAll(RULE_ID)) {
+    if (m.index > pos) out.push(s.slice(pos, m.index));
+    out.push(ruleLink(m[0]));
+    pos = m.index + m[0].length;
+  }
+  if (pos < s.length) out.push(s.slice(pos));
+  return out;
+}
+
 export function absolute(path) {
   return new URL(path, location.origin).href;
 }

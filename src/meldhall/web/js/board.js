@@ -1,7 +1,7 @@
 // Drawing a table from an observation JSON (the table page and the replay page share this).
 // Everything shown comes from the observation the server sent: nothing is guessed.
 
-import { h, GAME_TITLES } from "./api.js";
+import { h, GAME_TITLES, ruleLink } from "./api.js";
 import { cardSVG, cardLabel, parseCard } from "./cards.js";
 
 const isShanghai = (obs) => obs.game === "shanghai-rummy";
@@ -271,7 +271,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", h("code", ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -284,7 +284,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       g.points += ln.points;
       byRule.set(ln.rule, g);
     }
-    const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", h("code", rule)),
+    const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
       h("td", g.count === 1 ? g.label : `${g.count} lines`), h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
       h("details.all-lines", h("summary", `all ${r.lines.length} lines`),

@@ -2,7 +2,7 @@
 // token from the page fragment (#t=TABLE&k=TOKEN).  Every view comes from the server; moves
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
-import { api, apiText, absolute, fragment, h, rememberTable, tableEntry } from "./api.js";
+import { api, apiText, absolute, fragment, h, rememberTable, ruleLink, tableEntry, withRuleLinks } from "./api.js";
 import { actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
 import {
   breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
@@ -158,11 +158,11 @@ function showRefusal(m) {
   // the refusal may sit below the fold of a scrolled panel: bring it into view
   requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   if (m.rule_id) {
-    box.append(h("strong", "Refused "), h("code.rule", m.rule_id), ": " + m.reason);
+    box.append(h("strong", "Refused "), ruleLink(m.rule_id, ".rule"), ": ", ...withRuleLinks(m.reason));
   } else if (m.code === "stale_version") {
     box.append(h("strong", "Not applied: "), "the table had moved on. Look again and choose.");
   } else {
-    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), m.message);
+    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), ...withRuleLinks(m.message));
   }
 }
 
@@ -540,7 +540,7 @@ function hintPanel(legal) {
   const box = h("div.hint-box", { id: "hint-box", role: "status" }, row);
   if (!cur || cur.loading) return box;
   if (cur.error) {
-    box.append(h("p.error", "No hint: " + cur.error));
+    box.append(h("p.error", "No hint: ", ...withRuleLinks(cur.error)));
     return box;
   }
   const d = cur.data;

@@ -1,0 +1,156 @@
+"""The players' rules for the web: Markdown to HTML, with every rule ID a link.
+
+``GET /api/rules/{game}`` and ``GET /api/rules/{game}/{rule_id}`` (see :mod:`meldhall.server.app`)
+answer with :func:`rules_json` or, with ``?format=html``, the page of :func:`rules_page`.  The
+Markdown is the players' text of :func:`meldhall.rules_text.player_rules`; it is rendered with
+raw HTML disabled, so the page holds nothing but the rules, and it has no script at all.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from meldhall.rules_text import (
+    RULE_PREFIXES,
+    find_rule,
+    game_of_rule,
+    normalize_rule_id,
+    player_rules,
+    rule_ids,
+)
+
+__all__ = ["rule_url", "rules_json", "rules_page"]
+
+_RULE_REF = re.compile(r"\b(?:CC|RR|SH)-\d+(?:\.\d+)?\b")
+_RULE_ID = re.compile(r"^[A-Z]{2}-\d+\.\d+$")
+_SECTION_HEADING = re.compile(r"^(\d+)\. ")
+
+
+def rule_url(game: str, rule_id: str | None = None, *, page: bool = True) -> str:
+    """The address of a game's players' rules (whole, or one rule), as a page or as JSON."""
+    path = f"/api/rules/{quote(game)}" + (f"/{quote(rule_id)}" if rule_id else "")
+    return path + ("?format=html" if page else "")
+
+
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+
+
+def _anchor_and_link(tokens: list[Token], game: str, whole: bool) -> None:
+    """Give each rule paragraph (``**CC-8.5** …``) and each section heading an ``id``, and turn
+    every rule ID in the text into a link: to its anchor on the whole page, otherwise to the
+    whole page of its game at that anchor."""
+    prefix = RULE_PREFIXES[game]
+    for n, tok in enumerate(tokens):
+        if tok.type == "heading_open" and n + 1 < len(tokens):
+            m = _SECTION_HEADING.match(tokens[n + 1].content)
+            if m:
+                tok.attrSet("id", f"{prefix}-{m.group(1)}")
+        if tok.type != "inline" or not tok.children:
+            continue
+        kids = [c for c in tok.children if not (c.type == "text" and not c.content)]
+        if (n > 0 and tokens[n - 1].type == "paragraph_open" and len(kids) >= 3
+                and kids[0].type == "strong_open" and _RULE_ID.match(kids[1].content)
+                and kids[2].type == "strong_close"):
+            tokens[n - 1].attrSet("id", kids[1].content)
+            start = 3
+        else:
+            start = 0
+        out: list[Token] = kids[:start]
+        in_link = False
+        for child in kids[start:]:
+            if child.type == "link_open":
+                in_link = True
+            elif child.type == "link_close":
+                in_link = False
+            if child.type != "text" or in_link or not _RULE_REF.search(child.content):
+                out.append(child)
+                continue
+            pos = 0
+            for m in _RULE_REF.finditer(child.content):
+                if m.start() > pos:
+                    out.append(_text(child.content[pos:m.start()]))
+                ref = m.group(0)
+                ref_game = game_of_rule(ref) or game
+                href = (f"#{ref}" if whole and ref_game == game
+                        else f"{rule_url(ref_game)}#{ref}")
+                link = Token("link_open", "a", 1)
+                link.attrSet("href", href)
+                out += [link, _text(ref), Token("link_close", "a", -1)]
+                pos = m.end()
+            if pos < len(child.content):
+                out.append(_text(child.content[pos:]))
+        tok.children = out
+
+
+def _text(content: str) -> Token:
+    t = Token("text", "", 0)
+    t.content = content
+    return t
+
+
+def _render(markdown: str, game: str, whole: bool) -> str:
+    md = _markdown()
+    tokens = md.parse(markdown)
+    _anchor_and_link(tokens, game, whole)
+    return md.renderer.render(tokens, md.options, {})
+
+
+def _title(game: str) -> str:
+    first = player_rules(game).splitlines()[0]
+    return first.lstrip("# ").strip()
+
+
+@lru_cache(maxsize=256)
+def _one(game: str, rule_id: str | None) -> tuple[str, str | None, str]:
+    """(Markdown, normalised rule ID, HTML fragment); raises OptionsError for an unknown game
+    or rule."""
+    if rule_id is None:
+        text = player_rules(game)
+        return text, None, _render(text, game, whole=True)
+    text = find_rule(game, rule_id, players=True)
+    return text, normalize_rule_id(game, rule_id), _render(text, game, whole=False)
+
+
+def rules_json(game: str, rule_id: str | None = None) -> dict[str, Any]:
+    """The JSON answer: the players' Markdown and its HTML, for the whole game or one rule or
+    section (``rule_id``); raises OptionsError for an unknown game or rule."""
+    markdown, rid, fragment = _one(game, rule_id)
+    out: dict[str, Any] = {"game": game, "title": _title(game), "rule_id": rid,
+                           "markdown": markdown, "html": fragment,
+                           "page": rule_url(game, rid)}
+    if rid is None:
+        out["rule_ids"] = rule_ids(game, players=True)
+    return out
+
+
+def rules_page(game: str, rule_id: str | None = None) -> str:
+    """A whole HTML page of the players' rules (or of one rule); no script, the site's style
+    sheet; raises OptionsError for an unknown game or rule."""
+    _, rid, fragment = _one(game, rule_id)
+    title = _title(game)
+    if rid is None:
+        heading = ""
+        nav = '<p class="rules-nav"><a href="/">meldhall</a></p>'
+    else:
+        heading = f"<h1>{html.escape(title)}</h1>\n"
+        whole = f"{rule_url(game)}#{quote(rid)}"
+        nav = (f'<p class="rules-nav"><a href="{html.escape(whole)}">All the rules of '
+               f"{html.escape(title.split(' — ')[0])}</a></p>")
+    page_title = title if rid is None else f"{rid} · {title}"
+    return (
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{html.escape(page_title)}</title>\n"
+        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n"
+        "<link rel=\"stylesheet\" href=\"/css/meldhall.css\">\n</head>\n"
+        "<body class=\"rules-page\">\n"
+        "<header class=\"topbar\"><a href=\"/\" class=\"brand\">meldhall</a></header>\n"
+        f"<main class=\"rules\">\n{heading}{fragment}{nav}\n</main>\n</body>\n</html>\n")
