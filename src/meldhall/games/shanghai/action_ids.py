@@ -37,6 +37,7 @@ from functools import cache
 
 from meldhall.errors import NotationError
 from meldhall.game import Action
+import meldhall.games.shanghai._links as _links
 from meldhall.games.shanghai.actions import (
     BUY,
     CONTRACT_DONE,
@@ -52,8 +53,12 @@ from meldhall.games.shanghai.actions import (
     SetSpec,
     Stage,
     Swap,
+    discard_action,
+    layoff_action,
     stage_action,
+    swap_action,
 )
+from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import CONTRACTS, JOKER_KIND, suit_of_kind
 from meldhall.games.shanghai.solver import run_candidates, set_candidates
 
@@ -74,7 +79,7 @@ class ActionSpace:
     docstring).  Get one with :func:`action_space`."""
 
     def __init__(self, players: int, decks: int, jokers: int, min_sizes: bool,
-                 ace_both_ends: bool):
+                 ace_both_ends: bool) -> None:
         self.melds = MELDS_PER_SEAT * players
         pack = [decks] * 52 + [jokers]
         self.sets: tuple[SetSpec, ...] = tuple(
@@ -91,7 +96,7 @@ class ActionSpace:
         self.o_set = self.o_swap + _SWAP * self.melds
         self.o_run = self.o_set + len(self.sets)
         self.size = self.o_run + len(self.runs)
-        self._simple = {a: i for i, a in enumerate(SIMPLE)}
+        self._simple: dict[Action, int] = {a: i for i, a in enumerate(SIMPLE)}
         self._set_ids = {m: i for i, m in enumerate(self.sets)}
         self._run_ids = {m: i for i, m in enumerate(self.runs)}
 
@@ -103,23 +108,32 @@ class ActionSpace:
                 shorthand, a discard naming a physical copy, a lay-off not in canonical form,
                 or a meld number or meld no contract could have).
         """
+        # ``t is X`` stands for ``type(a) is X``, which mypy would narrow on; the saved type
+        # keeps this dispatch cheap
         t = type(a)
         if t is Stage:
-            m = a.meld  # type: ignore[attr-defined]
-            i = (self._set_ids if isinstance(m, SetSpec) else self._run_ids).get(m)
-            if i is not None:
-                return (self.o_set if isinstance(m, SetSpec) else self.o_run) + i
+            m = a.meld  # type: ignore[attr-defined]  # t is Stage
+            if isinstance(m, SetSpec):
+                i = self._set_ids.get(m)
+                if i is not None:
+                    return self.o_set + i
+            else:
+                i = self._run_ids.get(m)
+                if i is not None:
+                    return self.o_run + i
         elif t is Discard:
-            if a.deck is None and isinstance(a.kind, int) and 0 <= a.kind <= JOKER_KIND:  # type: ignore[attr-defined]
-                return self.o_discard + a.kind  # type: ignore[attr-defined]
+            kind, deck = a.kind, a.deck  # type: ignore[attr-defined]  # t is Discard
+            if deck is None and isinstance(kind, int) and 0 <= kind <= JOKER_KIND:
+                return self.o_discard + kind
         elif t is LayOff:
-            i = self._layoff_slot(a)  # type: ignore[arg-type]
+            i = self._layoff_slot(a)  # type: ignore[arg-type]  # t is LayOff
             if i is not None:
                 return self.o_layoff + i
         elif t is Swap:
-            if (isinstance(a.meld, int) and 1 <= a.meld <= self.melds  # type: ignore[attr-defined]
-                    and isinstance(a.kind, int) and 0 <= a.kind < 52):  # type: ignore[attr-defined]
-                return self.o_swap + (a.meld - 1) * _SWAP + a.kind  # type: ignore[attr-defined]
+            meld, kind = a.meld, a.kind  # type: ignore[attr-defined]  # t is Swap
+            if (isinstance(meld, int) and 1 <= meld <= self.melds
+                    and isinstance(kind, int) and 0 <= kind < 52):
+                return self.o_swap + (meld - 1) * _SWAP + kind
         else:
             i = self._simple.get(a)
             if i is not None:
@@ -153,12 +167,8 @@ class ActionSpace:
         if i < self.o_discard:
             return SIMPLE[i]
         if i < self.o_layoff:
-            from meldhall.games.shanghai.state import _discard
-
-            return _discard(i - self.o_discard)
+            return discard_action(i - self.o_discard)
         if i < self.o_swap:
-            from meldhall.games.shanghai.state import _layoff
-
             meld, rest = divmod(i - self.o_layoff, _LAYOFF)
             joker, slot = divmod(rest, 60)
             if slot < 52:
@@ -167,13 +177,11 @@ class ActionSpace:
                 suit, e = divmod(slot - 52, 2)
                 card, end = suit * 13, _ENDS[e]
             if joker:
-                return _layoff(JOKER_KIND, meld + 1, card, end)
-            return _layoff(card, meld + 1, None, end)
+                return layoff_action(JOKER_KIND, meld + 1, card, end)
+            return layoff_action(card, meld + 1, None, end)
         if i < self.o_set:
-            from meldhall.games.shanghai.state import _swap
-
             meld, kind = divmod(i - self.o_swap, _SWAP)
-            return _swap(kind, meld + 1)
+            return swap_action(kind, meld + 1)
         if i < self.o_run:
             return stage_action(self.sets[i - self.o_set])
         return stage_action(self.runs[i - self.o_run])
@@ -185,8 +193,11 @@ def _space(players: int, decks: int, jokers: int, min_sizes: bool,
     return ActionSpace(players, decks, jokers, min_sizes, ace_both_ends)
 
 
-def action_space(options) -> ActionSpace:
+def action_space(options: ShanghaiOptions) -> ActionSpace:
     """The :class:`ActionSpace` of a :class:`~meldhall.games.shanghai.options.ShanghaiOptions`
     (shared: built once per combination of the options it depends on)."""
     return _space(options.player_count, options.num_decks, options.num_jokers,
                   options.contract_min_sizes, options.ace_both_ends)
+
+
+_links.action_space = action_space

@@ -34,6 +34,7 @@ order, runs' jokers written bare (``JK``, placed by their position), ``layoff JK
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from meldhall.cards import SUIT_NAMES
 from meldhall.errors import IllegalActionError, NotationError
@@ -72,9 +73,12 @@ __all__ = [
     "Swap",
     "Take",
     "Withdraw",
-    "stage_action",
+    "discard_action",
+    "layoff_action",
     "parse_meld",
     "parse_shanghai_action",
+    "stage_action",
+    "swap_action",
 ]
 
 
@@ -93,7 +97,7 @@ class SetSpec:
     suits: tuple[int, ...]
     jokers: tuple[int, ...] = ()
 
-    is_run = False
+    is_run: ClassVar[Literal[False]] = False
 
     @property
     def size(self) -> int:
@@ -101,7 +105,7 @@ class SetSpec:
         return len(self.suits) + len(self.jokers)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
         """Canonical sort key (sets before runs, by rank with aces high)."""
         return (0, set_rank_key(self.rank), self.suits, self.jokers)
 
@@ -131,7 +135,7 @@ class RunSpec:
     length: int
     jokers: int = 0
 
-    is_run = True
+    is_run: ClassVar[Literal[True]] = True
 
     @property
     def hi(self) -> int:
@@ -149,7 +153,7 @@ class RunSpec:
         return self.jokers.bit_count()
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, int, int, int]:
         """Canonical sort key (runs after sets, by suit, then lowest position)."""
         return (1, self.suit, self.lo, self.length, self.jokers)
 
@@ -172,15 +176,24 @@ class RunSpec:
 MeldSpec = SetSpec | RunSpec
 
 
-def _simple(name: str, doc: str):
-    def __str__(self) -> str:
-        return name
+def _simple(name: str, doc: str) -> type[Action]:
+    """The class of the action without arguments written ``name``: all its instances are equal."""
 
-    cls = type(name.capitalize(), (Action,), {"__slots__": (), "__str__": __str__,
-                                              "__doc__": doc,
-                                              "__eq__": lambda a, b: type(a) is type(b),
-                                              "__hash__": lambda a: hash(name)})
-    return cls
+    class Simple(Action):
+        __slots__ = ()
+        __doc__ = doc
+
+        def __str__(self) -> str:
+            return name
+
+        def __eq__(self, other: object) -> bool:
+            return type(self) is type(other)
+
+        def __hash__(self) -> int:
+            return hash(name)
+
+    Simple.__name__ = Simple.__qualname__ = name.capitalize()
+    return Simple
 
 
 Take = _simple("take", "Take the upcard as the draw (SH-10.2).")
@@ -203,9 +216,9 @@ class Contract(Action):
         melds: the melds in canonical order (sets by rank, then runs by suit and position).
     """
 
-    melds: tuple
+    melds: tuple[MeldSpec, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "melds", tuple(sorted(self.melds, key=lambda m: m.key)))
 
     def __str__(self) -> str:
@@ -254,10 +267,10 @@ class ContractDone(Action):
 
 
 WITHDRAW, WITHDRAW_ALL, CONTRACT_DONE = Withdraw(False), Withdraw(True), ContractDone()
-_STAGES: dict = {}
+_STAGES: dict[MeldSpec, Stage] = {}
 
 
-def stage_action(meld: SetSpec | RunSpec) -> Stage:
+def stage_action(meld: MeldSpec) -> Stage:
     """The shared :class:`Stage` action of ``meld``."""
     a = _STAGES.get(meld)
     if a is None:
@@ -315,6 +328,38 @@ class Discard(Action):
                                                     else "")
 
 
+# the actions a state lists are shared values, so that ``apply`` knows them (State.apply)
+_DISCARDS: dict[int, Discard] = {}
+_LAYOFFS: dict[tuple[int, int, int | None, str | None], LayOff] = {}
+_SWAPS: dict[tuple[int, int], Swap] = {}
+
+
+def discard_action(kind: int) -> Discard:
+    """The shared :class:`Discard` of ``kind`` (0..52; the engine chooses the copy)."""
+    a = _DISCARDS.get(kind)
+    if a is None:
+        a = _DISCARDS[kind] = Discard(kind)
+    return a
+
+
+def layoff_action(kind: int, meld: int, decl: int | None, end: str | None) -> LayOff:
+    """The shared :class:`LayOff` of these fields."""
+    key = (kind, meld, decl, end)
+    a = _LAYOFFS.get(key)
+    if a is None:
+        a = _LAYOFFS[key] = LayOff(kind, meld, decl, end)
+    return a
+
+
+def swap_action(kind: int, meld: int) -> Swap:
+    """The shared :class:`Swap` of natural ``kind`` onto table meld number ``meld``."""
+    key = (kind, meld)
+    a = _SWAPS.get(key)
+    if a is None:
+        a = _SWAPS[key] = Swap(kind, meld)
+    return a
+
+
 # ---------------------------------------------------------------------------------------------
 # parsing
 
@@ -340,7 +385,7 @@ def _card_token(tok: str, *, what: str) -> tuple[int, int | None]:
     return kind, kind
 
 
-def parse_meld(tokens: list[str]):
+def parse_meld(tokens: list[str]) -> MeldSpec:
     """Read one meld of a contract: a set (one rank) or a run (one suit, low to high).
 
     Raises:
@@ -360,12 +405,14 @@ def parse_meld(tokens: list[str]):
         if any(d is None for _, d in cards):
             raise NotationError(f"{text}: declare the suit of a joker in a set, e.g. JK="
                                 f"{kind_name(rank - 1)}")
-        suits = tuple(sorted(suit_of_kind(d) for k, d in cards if k != JOKER_KIND))
-        jokers = tuple(sorted(suit_of_kind(d) for k, d in cards if k == JOKER_KIND))
+        declared = [(k, d) for k, d in cards if d is not None]  # every card, as just checked
+        suits = tuple(sorted(suit_of_kind(d) for k, d in declared if k != JOKER_KIND))
+        jokers = tuple(sorted(suit_of_kind(d) for k, d in declared if k == JOKER_KIND))
         return SetSpec(rank, suits, jokers)
     suits_seen = {suit_of_kind(d) for d in decls}
     if len(suits_seen) != 1:
-        nat_suits = {suit_of_kind(d) for k, d in cards if k != JOKER_KIND}
+        # a natural card's declared kind is its own kind
+        nat_suits = {suit_of_kind(k) for k, _ in cards if k != JOKER_KIND}
         if len(nat_suits) == 1:
             raise IllegalActionError("SH-7.4", f"{text}: a joker in a run takes the run's suit")
         raise IllegalActionError(
@@ -380,11 +427,11 @@ def parse_meld(tokens: list[str]):
                 "SH-7.3", f"{text}: a run may not turn the corner (K-A-2)")
         raise IllegalActionError(
             "SH-7.2", f"{text}: a run's cards must be consecutive, written low to high")
-    jokers = 0
+    joker_mask = 0
     for i, (k, _) in enumerate(cards):
         if k == JOKER_KIND:
-            jokers |= 1 << i
-    return RunSpec(suit, lo, len(cards), jokers)
+            joker_mask |= 1 << i
+    return RunSpec(suit, lo, len(cards), joker_mask)
 
 
 def _positions(kind: int) -> tuple[int, ...]:
@@ -392,12 +439,13 @@ def _positions(kind: int) -> tuple[int, ...]:
     return (1, 14) if r == 1 else (r,)
 
 
-def _run_lo(cards) -> int | None:
+def _run_lo(cards: list[tuple[int, int | None]]) -> int | None:
     """Lowest position of a run written low to high, or ``None`` if the cards are not
-    consecutive within A(1) … A(14)."""
+    consecutive within A(1) … A(14).  ``cards``: ``(kind, declared kind or None)``, at least
+    one declared."""
     n = len(cards)
-    first = next(i for i, (_, d) in enumerate(cards) if d is not None)
-    for p in _positions(cards[first][1]):
+    first, d0 = next((i, d) for i, (_, d) in enumerate(cards) if d is not None)
+    for p in _positions(d0):
         lo = p - first
         if lo < 1 or lo + n - 1 > 14:
             continue
@@ -406,10 +454,10 @@ def _run_lo(cards) -> int | None:
     return None
 
 
-def _wraps(cards) -> bool:
+def _wraps(cards: list[tuple[int, int | None]]) -> bool:
     """True if the cards would be consecutive with ranks wrapping K-A-2 (a corner)."""
-    first = next(i for i, (_, d) in enumerate(cards) if d is not None)
-    r0 = rank_of_kind(cards[first][1])
+    first, d0 = next((i, d) for i, (_, d) in enumerate(cards) if d is not None)
+    r0 = rank_of_kind(d0)
     return all(d is None or rank_of_kind(d) == (r0 - 1 + j - first) % 13 + 1
                for j, (_, d) in enumerate(cards))
 

@@ -12,14 +12,20 @@ included: other hands, the stock order, other players' penalty cards and the gam
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from meldhall.cards import Pack
+from meldhall.cards import Card, Pack
 from meldhall.game import Observation
+import meldhall.games.shanghai._links as _links
+from meldhall.games.shanghai.actions import MeldSpec
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import CONTRACTS, JOKER_KIND
+from meldhall.games.shanghai.rules import Contract as ContractRule
+from meldhall.games.shanghai.state import STAGE_LIMIT, LogNode, ShanghaiState
+from meldhall.games.shanghai.table import TableMeld
 
 __all__ = ["PUBLIC_FIELDS", "ShanghaiObservation"]
 
@@ -53,13 +59,15 @@ class ShanghaiObservation(Observation):
     hand: int
     hand_sizes: tuple[int, ...]
     stock_size: int
-    public: dict
-    _log_source: Any = field(default=None, repr=False, compare=False)
-    staged: tuple = ()
+    public: dict[str, Any]
+    # the state's log and this deal's mark in it (``log`` reads it)
+    _log_source: tuple[LogNode, LogNode] = field(default=(None, None), repr=False,
+                                                 compare=False)
+    staged: tuple[MeldSpec, ...] = ()
     stages: int = 0
 
     @classmethod
-    def from_state(cls, state, seat: int) -> ShanghaiObservation:
+    def from_state(cls, state: ShanghaiState, seat: int) -> ShanghaiObservation:
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
         own = seat == state.turn
@@ -73,7 +81,7 @@ class ShanghaiObservation(Observation):
         """This deal's log as ``(seat, action, note)``; the private detail of an entry (the
         card drawn, a penalty card) only where it is this seat's own."""
         node, mark = self._log_source
-        out = []
+        out: list[tuple[int, str, str]] = []
         while node is not None and node is not mark:
             node, (s, text, note, secret) = node
             if secret and s == self.seat:
@@ -82,7 +90,7 @@ class ShanghaiObservation(Observation):
         out.reverse()
         return tuple(out)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., ShanghaiObservation], tuple[object, ...]]:
         # pickle the log flat (the state's linked list is as deep as the game is long)
         return (_rebuild_observation, (self.seat, self.options, self.hand, self.hand_sizes,
                                        self.stock_size, self.public, self.log, self.staged,
@@ -97,39 +105,41 @@ class ShanghaiObservation(Observation):
     @property
     def turn(self) -> int:
         """The player in turn."""
-        return self.public["turn"]
+        turn: int = self.public["turn"]
+        return turn
 
     @property
     def contract_number(self) -> int:
         """This deal's contract number (SH-5.2)."""
-        h = self.public["hand_no"]
+        h: int = self.public["hand_no"]
         return h + 1 if h < self.options.deals else 10
 
     @property
-    def contract(self):
+    def contract(self) -> ContractRule:
         """This deal's contract."""
         return CONTRACTS[self.contract_number]
 
     @property
-    def melds(self):
+    def melds(self) -> tuple[TableMeld, ...]:
         """The table melds (:class:`~meldhall.games.shanghai.table.TableMeld`)."""
-        return self.public["melds"]
+        melds: tuple[TableMeld, ...] = self.public["melds"]
+        return melds
 
     def made(self, seat: int) -> bool:
         """True once ``seat`` has made this deal's contract."""
         return bool((self.public["made"] >> seat) & 1)
 
-    def upcard(self):
+    def upcard(self) -> Card | None:
         """Top card of the pile, or ``None``."""
         pile = self.public["pile"]
         return self.pack.cards[pile[-1]] if pile else None
 
-    def hand_cards(self):
+    def hand_cards(self) -> list[Card]:
         """The seat's own cards, by suit then rank (list of Card)."""
         return self._sorted(self.pack.cards_of(self.hand))
 
     @staticmethod
-    def _sorted(cards) -> list:
+    def _sorted(cards: Iterable[Card]) -> list[Card]:
         """Cards by suit then rank, jokers last (never by deck index: a shown list must not
         tell which copies it holds)."""
         return sorted(cards, key=lambda c: (c.rank == 0, c.suit or 0, c.rank))
@@ -216,7 +226,8 @@ class ShanghaiObservation(Observation):
         return "\n".join(lines)
 
     # -- determinization ---------------------------------------------------------------------
-    def sample_state(self, rng: random.Random, weights=None):
+    def sample_state(self, rng: random.Random,
+                     weights: Mapping[int, Sequence[float]] | None = None) -> ShanghaiState:
         """A full state consistent with this observation: the cards this seat cannot see are
         dealt at random from ``rng`` to the other hands (after the cards publicly known to be
         there) and to the stock.
@@ -232,8 +243,6 @@ class ShanghaiObservation(Observation):
                 proportional to the room left times the multiplier.  Hand sizes and the stock
                 size are those of the observation either way.
         """
-        from meldhall.games.shanghai.state import ShanghaiState
-
         p = self.public
         pack = self.pack
         n = self.players
@@ -249,7 +258,7 @@ class ShanghaiObservation(Observation):
         unknown = [i for i in range(pack.size) if not (seen >> i) & 1]
         rng.shuffle(unknown)
         if weights is None:
-            hands = []
+            hands: list[int] = []
             for s in range(n):
                 if s == self.seat:
                     hands.append(self.hand)
@@ -272,7 +281,7 @@ class ShanghaiObservation(Observation):
         st.stock = tuple(unknown)
         st.staged = self.staged  # the seat's own (empty unless it is in turn)
         st.stages = self.stages
-        log = None
+        log: LogNode = None
         for s, a, note in self.log:
             log = (log, (s, a, note, ""))
         st.log = log
@@ -280,7 +289,8 @@ class ShanghaiObservation(Observation):
         st._cache = None
         return st
 
-    def _weighted_deal(self, unknown: list[int], weights, rng: random.Random):
+    def _weighted_deal(self, unknown: list[int], weights: Mapping[int, Sequence[float]],
+                       rng: random.Random) -> tuple[list[int], list[int]]:
         """Deal ``unknown`` (shuffled card ids) by ``weights`` (see :meth:`sample_state`);
         returns the stock's cards (in random order) and every seat's hand bitmask."""
         p = self.public
@@ -297,7 +307,7 @@ class ShanghaiObservation(Observation):
                 if r:
                     total += r * weights[s][k]
             x = rng.random() * total - stock_room
-            dest = None
+            dest: int | None = None
             if x >= 0:
                 for s, r in room.items():
                     if r:
@@ -315,16 +325,20 @@ class ShanghaiObservation(Observation):
         return stock, [self.hand if s == self.seat else hands[s] for s in range(self.players)]
 
 
-def _rebuild_observation(seat, options, hand, hand_sizes, stock_size, public, log, staged=(),
-                         stages=0):
+def _rebuild_observation(seat: int, options: ShanghaiOptions, hand: int,
+                         hand_sizes: tuple[int, ...], stock_size: int, public: dict[str, Any],
+                         log: Iterable[tuple[int, str, str]],
+                         staged: tuple[MeldSpec, ...] = (), stages: int = 0,
+                         ) -> ShanghaiObservation:
     """Unpickle a :class:`ShanghaiObservation` (see ``__reduce__``)."""
-    obs = ShanghaiObservation(seat, options, hand, hand_sizes, stock_size, public, None,
+    obs = ShanghaiObservation(seat, options, hand, hand_sizes, stock_size, public, (None, None),
                               staged, stages)
     obs.__dict__["log"] = tuple(log)
     return obs
 
 
 def _stages_left(stages: int) -> int:
-    from meldhall.games.shanghai.state import STAGE_LIMIT
-
     return STAGE_LIMIT - stages
+
+
+_links.observe = ShanghaiObservation.from_state

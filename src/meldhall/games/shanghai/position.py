@@ -28,12 +28,25 @@ from typing import Any
 from meldhall.cards import Pack, parse_card
 from meldhall.errors import IllegalActionError, NotationError, RecordError
 from meldhall.game import Outcome, ScoreLine, SideResult
+import meldhall.games.shanghai._links as _links
+from meldhall.games.shanghai.actions import parse_meld
+from meldhall.games.shanghai.options import ShanghaiOptions
+from meldhall.games.shanghai.rules import joker_limit, kind_name, parse_kind
+from meldhall.games.shanghai.state import (
+    BUY_PHASE,
+    MELD,
+    PHASES,
+    STAGE_LIMIT,
+    LogNode,
+    ShanghaiState,
+)
+from meldhall.games.shanghai.table import TableMeld
 from meldhall.record import POSITION_FORMAT, VERSION, document_options
 
 __all__ = ["dump_position", "load_position"]
 
 
-def _outcome_load(d) -> Outcome | None:
+def _outcome_load(d: dict[str, Any] | None) -> Outcome | None:
     if d is None:
         return None
     results = tuple(
@@ -49,10 +62,8 @@ def _bits(mask: int) -> list[int]:
     return [s for s in range(mask.bit_length()) if (mask >> s) & 1]
 
 
-def dump_position(s) -> dict[str, Any]:
+def dump_position(s: ShanghaiState) -> dict[str, Any]:
     """Describe a :class:`~meldhall.games.shanghai.state.ShanghaiState` completely."""
-    from meldhall.games.shanghai.rules import kind_name
-
     pack = s.pack
     n52 = s.n52
 
@@ -112,19 +123,13 @@ def _ids(mask: int) -> list[int]:
     return out
 
 
-def load_position(d: dict[str, Any], *, check_rules: bool = True):
+def load_position(d: dict[str, Any], *, check_rules: bool = True) -> ShanghaiState:
     """Read a position document into a state.
 
     Raises:
         RecordError: malformed document, unknown cards, a card missing or listed twice, an
             illegal meld, or fields inconsistent with the phase.
     """
-    from meldhall.games.shanghai.actions import parse_meld
-    from meldhall.games.shanghai.options import ShanghaiOptions
-    from meldhall.games.shanghai.rules import joker_limit, parse_kind
-    from meldhall.games.shanghai.state import BUY_PHASE, PHASES, ShanghaiState
-    from meldhall.games.shanghai.table import TableMeld
-
     opts = ShanghaiOptions.from_json(document_options(d))
     pack = Pack.get(opts.num_decks, opts.num_jokers)
     n52 = 52 * opts.num_decks
@@ -149,7 +154,7 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True):
             seen |= 1 << i
         return i
 
-    def seat_list(name: str, default) -> list:
+    def seat_list(name: str, default: list[Any] | None) -> list[Any]:
         v = d.get(name, default)
         if not isinstance(v, list) or len(v) != n:
             raise RecordError(f"{name} must list {n} seats")
@@ -183,11 +188,11 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True):
     s.stock = tuple(reversed([card_id(t) for t in d.get("stock", [])]))
     s.pile = tuple(card_id(t) for t in d.get("pile", []))
     s.hands = tuple(sum(1 << card_id(t) for t in h) for h in seat_list("hands", None))
-    melds = []
+    melds: list[TableMeld] = []
     for i, md in enumerate(d.get("melds", [])):
         toks = md["cards"]
-        ids = []
-        names = []
+        ids: list[int] = []
+        names: list[str] = []
         for t in toks:
             if not isinstance(t, str):
                 raise RecordError(f"meld {i + 1}: cards are strings like 7H/0 or JK/0=7D")
@@ -270,7 +275,7 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True):
     s._outcome = _outcome_load(d.get("outcome"))
     if phase in ("deal_end", "game_over") and s._outcome is None:
         raise RecordError(f"phase {phase!r} needs the deal's outcome")
-    log = None
+    log: LogNode = None
     for entry in d.get("log", []):
         e = list(entry) + ["", "", ""]
         log = (log, (int(e[0]), str(e[1]), str(e[2]), str(e[3])))
@@ -281,7 +286,7 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True):
     return s
 
 
-def _check_made(s, made: int, owners: int) -> None:
+def _check_made(s: ShanghaiState, made: int, owners: int) -> None:
     """``made`` against the melds (SH-8.1, SH-8.6): melds are started only by making the
     contract, all of them in one action, and never leave the table during a deal; lay-offs and
     joker exchanges keep each meld's owner.  So a seat has made the contract exactly when it
@@ -305,12 +310,9 @@ def _check_made(s, made: int, owners: int) -> None:
                                   f"{contract.sets} and {contract.runs} (SH-8.1, SH-8.6)")
 
 
-def _load_staged(s, d: dict[str, Any]) -> None:
+def _load_staged(s: ShanghaiState, d: dict[str, Any]) -> None:
     """``staged`` and ``stages_this_turn`` (SH-8.1): each staged meld must be one the player in
     turn could have staged, in order, from the cards of their hand."""
-    from meldhall.games.shanghai.actions import parse_meld
-    from meldhall.games.shanghai.state import MELD, STAGE_LIMIT
-
     texts = d.get("staged", [])
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         raise RecordError("staged lists meld texts, e.g. [\"7S 7H JK=7D\"]")
@@ -331,3 +333,6 @@ def _load_staged(s, d: dict[str, Any]) -> None:
         s.staged += (m,)
     s.stages = n
     s._cache = None
+
+
+_links.dump_position = dump_position

@@ -12,9 +12,13 @@ Run **positions**: 1 (ace low), 2, …, 13 (king), 14 (ace high).  A run occupie
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from meldhall.cards import RANK_NAMES, SUIT_NAMES, parse_card
+from meldhall.cards import RANK_NAMES, SUIT_NAMES, Card, parse_card
 from meldhall.errors import NotationError
+
+if TYPE_CHECKING:
+    from meldhall.games.shanghai.options import ShanghaiOptions
 
 __all__ = [
     "CONTRACTS",
@@ -135,11 +139,11 @@ def kind_name(kind: int) -> str:
     return RANK_NAMES[rank_of_kind(kind)] + SUIT_NAMES[suit_of_kind(kind)]
 
 
-def kind_of_card(card) -> int:
+def kind_of_card(card: Card) -> int:
     """Kind of a :class:`~meldhall.cards.Card`."""
     if card.rank == 0:
         return JOKER_KIND
-    return card.suit * 13 + card.rank - 1
+    return card.suit * 13 + card.rank - 1  # type: ignore[operator]  # only a joker has no suit
 
 
 def parse_kind(token: str) -> tuple[int, int | None]:
@@ -165,7 +169,7 @@ def parse_kind(token: str) -> tuple[int, int | None]:
     return kind_of_card(card), deck
 
 
-def card_points(kind: int, options) -> int:
+def card_points(kind: int, options: ShanghaiOptions) -> int:
     """SH-13.2: penalty value of a card left in hand: 3–9 five, 10–K ten, ace and 2 twenty
     (options ``ace_penalty``, ``deuce_penalty``), joker 50 (``joker_penalty``)."""
     if kind == JOKER_KIND:

@@ -7,13 +7,20 @@ out has one line per card left in hand (SH-13.2); the player who went out has a 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from meldhall.game import ScoreLine, SideResult
 from meldhall.games.shanghai.rules import JOKER_KIND, card_points, kind_name
+
+if TYPE_CHECKING:
+    from meldhall.games.shanghai.options import ShanghaiOptions
+    from meldhall.games.shanghai.state import ShanghaiState
 
 __all__ = ["blind_bonus", "game_result", "hand_lines", "score_deal"]
 
 
-def hand_lines(kinds, options) -> list[ScoreLine]:
+def hand_lines(kinds: Iterable[int], options: ShanghaiOptions) -> list[ScoreLine]:
     """SH-13.2: one line per card left in hand, high values first."""
     lines = []
     for k in sorted(kinds, key=lambda k: (-card_points(k, options), k)):
@@ -21,14 +28,15 @@ def hand_lines(kinds, options) -> list[ScoreLine]:
     return lines
 
 
-def blind_bonus(jokers_used: int, options) -> int:
+def blind_bonus(jokers_used: int, options: ShanghaiOptions) -> int:
     """SH-11.3: 50 for going out blind with no joker used, else 25 (0 without the bonus)."""
     if not options.blind_bonus:
         return 0
     return 25 if jokers_used else 50
 
 
-def score_deal(state, how: str, went_out: int | None):
+def score_deal(state: ShanghaiState, how: str, went_out: int | None,
+               ) -> tuple[tuple[SideResult, ...], tuple[int, ...]]:
     """Score the deal that just ended.
 
     Returns:
@@ -36,7 +44,7 @@ def score_deal(state, how: str, went_out: int | None):
     """
     opts = state.options
     n52 = state.n52
-    results = []
+    results: list[SideResult] = []
     new_scores = list(state.scores)
     for seat in range(state.players):
         lines: list[ScoreLine] = []
@@ -49,7 +57,7 @@ def score_deal(state, how: str, went_out: int | None):
                 lines.append(ScoreLine("SH-13.1", "went out", 0))
         else:
             hand = state.hands[seat]
-            kinds = []
+            kinds: list[int] = []
             while hand:
                 low = hand & -hand
                 i = low.bit_length() - 1
@@ -62,7 +70,7 @@ def score_deal(state, how: str, went_out: int | None):
     return tuple(results), tuple(new_scores)
 
 
-def game_result(state) -> tuple[bool, tuple[int, ...], tuple[int, ...]]:
+def game_result(state: ShanghaiState) -> tuple[bool, tuple[int, ...], tuple[int, ...]]:
     """SH-14: after the last deal (or the extra deal), the lowest total wins.
 
     Returns:

@@ -24,8 +24,10 @@ set ranks under ``distinct_set_ranks`` (SH-8.4); a card kept for the discard (SH
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from meldhall.games.shanghai.actions import Contract, RunSpec, SetSpec
 from meldhall.games.shanghai.rules import (
@@ -36,6 +38,9 @@ from meldhall.games.shanghai.rules import (
 from meldhall.games.shanghai.rules import (
     Contract as ContractRule,
 )
+
+if TYPE_CHECKING:
+    from meldhall.games.shanghai.options import ShanghaiOptions
 
 __all__ = [
     "SET_RANK_ORDER",
@@ -73,7 +78,7 @@ class SolverRules:
     keep_one: bool = True
 
     @classmethod
-    def from_options(cls, opts) -> SolverRules:
+    def from_options(cls, opts: ShanghaiOptions) -> SolverRules:
         """The solver rules of a :class:`~meldhall.games.shanghai.options.ShanghaiOptions`."""
         return cls(opts.contract_min_sizes, opts.distinct_set_ranks, opts.ace_both_ends,
                    not opts.go_out_without_discard)
@@ -82,7 +87,7 @@ class SolverRules:
 DEFAULT_RULES = SolverRules()
 
 
-def counts_of(kinds) -> list[int]:
+def counts_of(kinds: Iterable[int]) -> list[int]:
     """Kind counts (53 entries) of an iterable of kinds."""
     c = [0] * 53
     for k in kinds:
@@ -116,7 +121,8 @@ def _windows(suit: int, length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return w
 
 
-def run_candidates(counts, suit: int, lengths, jokers: int, aces_only: bool = False):
+def run_candidates(counts: Sequence[int], suit: int, lengths: Iterable[int], jokers: int,
+                   aces_only: bool = False) -> Iterator[tuple[RunSpec, list[int]]]:
     """Every run of ``suit`` with one of ``lengths`` the counts can supply, with every legal
     placing of up to ``jokers`` jokers: yields ``(RunSpec, natural kinds used)``.
 
@@ -168,11 +174,11 @@ def _runs_ok_together(a: RunSpec, b: RunSpec) -> bool:
 # set candidates
 
 
-def _suit_multisets(avail: list[int], size: int):
+def _suit_multisets(avail: list[int], size: int) -> list[tuple[int, ...]]:
     """Sorted suit tuples of ``size`` natural cards drawn from ``avail`` copies per suit."""
-    out = []
+    out: list[tuple[int, ...]] = []
 
-    def rec(s: int, left: int, acc: list[int]):
+    def rec(s: int, left: int, acc: list[int]) -> None:
         if s == 4:
             if left == 0:
                 out.append(tuple(acc))
@@ -186,16 +192,19 @@ def _suit_multisets(avail: list[int], size: int):
     return out
 
 
-def set_candidates(counts, rank: int, jokers: int, min_sizes: bool):
+def set_candidates(counts: Sequence[int], rank: int, jokers: int, min_sizes: bool,
+                   ) -> Iterator[SetSpec]:
     """Every set of ``rank`` the counts can supply: yields ``SetSpec``."""
     avail = [counts[s * 13 + rank - 1] for s in range(4)]
     total = sum(avail)
-    sizes_plain = range(3, total + 1) if min_sizes else ((3,) if total >= 3 else ())
+    sizes_plain: Iterable[int] = range(3, total + 1) if min_sizes else (
+        (3,) if total >= 3 else ())
     for n in sizes_plain:
         for suits in _suit_multisets(avail, n):
             yield SetSpec(rank, suits, ())
     if jokers:
-        sizes_j = range(2, total + 1) if min_sizes else ((2,) if total >= 2 else ())
+        sizes_j: Iterable[int] = range(2, total + 1) if min_sizes else (
+            (2,) if total >= 2 else ())
         for n in sizes_j:
             for suits in _suit_multisets(avail, n):
                 for d in range(4):
@@ -206,8 +215,8 @@ def set_candidates(counts, rank: int, jokers: int, min_sizes: bool):
 # enumeration of every legal contract
 
 
-def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULES,
-                     ) -> list[Contract]:
+def contract_options(counts: Sequence[int], contract: ContractRule,
+                     rules: SolverRules = DEFAULT_RULES) -> list[Contract]:
     """Every legal way to make ``contract`` from a hand with these kind counts, as canonical
     :class:`Contract` actions, in a deterministic order (sorted by meld keys).
 
@@ -220,14 +229,16 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
         return []
     if find_contract(counts, contract, rules) is None:
         return []  # the fast existence search rules out most hands at once
-    run_lengths = (range(contract.run_len, _max_run(rules) + 1) if rules.min_sizes
-                   else (contract.run_len,))
+    run_lengths: Iterable[int] = (range(contract.run_len, _max_run(rules) + 1)
+                                  if rules.min_sizes else (contract.run_len,))
     out: list[Contract] = []
     runs_needed = contract.runs
     sets_needed = contract.sets
     limit = hand_size - (1 if rules.keep_one else 0)
 
-    def sets_rec(start_key, chosen_runs, chosen_sets, n_left, used_cards, ranks_used):
+    def sets_rec(start_key: tuple[int, int, tuple[int, ...], tuple[int, ...]] | None,
+                 chosen_runs: list[RunSpec], chosen_sets: list[SetSpec], n_left: int,
+                 used_cards: int, ranks_used: frozenset[int]) -> None:
         if n_left == 0:
             if used_cards <= limit:
                 out.append(Contract(tuple(chosen_runs) + tuple(chosen_sets)))
@@ -259,7 +270,8 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
                     counts[s * 13 + rank - 1] += 1
                 counts[JOKER_KIND] += len(spec.jokers)
 
-    def runs_rec(start_key, chosen, n_left, used_cards):
+    def runs_rec(start_key: tuple[int, int, int, int, int] | None, chosen: list[RunSpec],
+                 n_left: int, used_cards: int) -> None:
         if n_left == 0:
             if sets_needed:
                 sets_rec(None, chosen, [], sets_needed, used_cards, frozenset())
@@ -294,7 +306,8 @@ def contract_options(counts, contract: ContractRule, rules: SolverRules = DEFAUL
 # existence (fast)
 
 
-def _sets_possible(counts, jokers: int, n_sets: int, distinct: bool) -> list | None:
+def _sets_possible(counts: Sequence[int], jokers: int, n_sets: int, distinct: bool,
+                   ) -> list[tuple[int, int]] | None:
     """Sets of three for ``n_sets`` sets from the counts and jokers, or ``None``.
 
     Greedy on marginal joker cost per extra set of a rank, which is optimal because the cost of
@@ -327,7 +340,7 @@ def _sets_possible(counts, jokers: int, n_sets: int, distinct: bool) -> list | N
     return sorted(per.items())
 
 
-def _build_sets(counts, plan) -> list[SetSpec]:
+def _build_sets(counts: Sequence[int], plan: list[tuple[int, int]]) -> list[SetSpec]:
     """Concrete sets of three for a plan ``[(rank, k)]`` from :func:`_sets_possible`."""
     specs = []
     for rank, k in plan:
@@ -351,8 +364,8 @@ def _build_sets(counts, plan) -> list[SetSpec]:
     return specs
 
 
-def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULES,
-                  ) -> Contract | None:
+def find_contract(counts: Sequence[int], contract: ContractRule,
+                  rules: SolverRules = DEFAULT_RULES) -> Contract | None:
     """One legal way to make ``contract`` with this hand, or ``None`` (exact: ``None`` only
     when :func:`contract_options` is empty).
 
@@ -366,14 +379,15 @@ def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_R
     keep = 1 if rules.keep_one else 0
     if hand_size < contract.cards + keep:
         return None
-    run_lengths = (range(contract.run_len, _max_run(rules) + 1) if rules.min_sizes
-                   else (contract.run_len,))
+    run_lengths: Iterable[int] = (range(contract.run_len, _max_run(rules) + 1)
+                                  if rules.min_sizes else (contract.run_len,))
     limit = hand_size - keep
     n_sets = contract.sets
     set_cards = 3 * n_sets
     aces_only = n_sets == 0
 
-    def rec(start_key, chosen, n_left, used_cards):
+    def rec(start_key: tuple[int, int, int, int, int] | None, chosen: list[RunSpec],
+            n_left: int, used_cards: int) -> Contract | None:
         if n_left == 0:
             plan = _sets_possible(counts, counts[JOKER_KIND], n_sets, rules.distinct_set_ranks)
             if plan is None:
@@ -405,7 +419,7 @@ def find_contract(counts, contract: ContractRule, rules: SolverRules = DEFAULT_R
     return rec(None, [], contract.runs, 0)
 
 
-def _runs_prefilter(counts, contract: ContractRule, rules: SolverRules) -> bool:
+def _runs_prefilter(counts: Sequence[int], contract: ContractRule, rules: SolverRules) -> bool:
     """Quick necessary condition: some suit holds a window of the run length missing no more
     cards than the jokers can fill (any legal run, even a longer one, contains such a window)."""
     jk = counts[JOKER_KIND]
@@ -419,7 +433,8 @@ def _runs_prefilter(counts, contract: ContractRule, rules: SolverRules) -> bool:
     return False
 
 
-def can_make(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULES) -> bool:
+def can_make(counts: Sequence[int], contract: ContractRule,
+             rules: SolverRules = DEFAULT_RULES) -> bool:
     """True if the hand can make the contract now (SH-8.1, SH-8.2, SH-8.7)."""
     return find_contract(counts, contract, rules) is not None
 
@@ -428,8 +443,8 @@ def can_make(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULES)
 # deficiency (for the bot)
 
 
-def deficiency(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULES,
-               cap: int = 99) -> int:
+def deficiency(counts: Sequence[int], contract: ContractRule,
+               rules: SolverRules = DEFAULT_RULES, cap: int = 99) -> int:
     """How many more natural cards the hand needs to hold the contract's melds (at the stated
     sizes), jokers counted; 0 when the melds are all there.  Ignores the card kept for the
     discard (the bot counts cards separately).  Exact for runs; sets of a rank are scored by
@@ -443,11 +458,11 @@ def deficiency(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULE
     jlim = joker_limit(ln, True) if n_runs else 0
     best = [cap]
 
-    def set_cost(cnts):
+    def set_cost(cnts: Sequence[int]) -> tuple[int, int]:
         """(virtual cards needed, jokers the sets can absorb) for the best sets."""
         if n_sets == 0:
             return 0, 0
-        marg = []
+        marg: list[tuple[int, int, int]] = []
         for r in _RANKS:
             c = cnts[r - 1] + cnts[12 + r] + cnts[25 + r] + cnts[38 + r]
             prev = 0
@@ -467,7 +482,7 @@ def deficiency(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULE
         return max(0, need - min(jokers, absorb))
 
     # run windows by their number of missing cards
-    windows = []
+    windows: list[tuple[int, int, int, tuple[int, ...]]] = []
     for suit in range(4):
         for lo, kinds in _windows(suit, ln):
             miss = 0
@@ -477,7 +492,8 @@ def deficiency(counts, contract: ContractRule, rules: SolverRules = DEFAULT_RULE
             windows.append((miss, suit, lo, kinds))
     windows.sort()
 
-    def rec(start, chosen, run_miss, run_absorb):
+    def rec(start: int, chosen: list[tuple[int, int, int]], run_miss: int,
+            run_absorb: int) -> None:
         n_left = n_runs - len(chosen)
         if n_left == 0:
             need, absorb = set_cost(counts)

@@ -26,11 +26,13 @@ Phases (``state.phase``) and who acts (``state.to_act``):
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from meldhall.cards import Pack, choose_copies, copy_key
+from meldhall.cards import Card, Pack, choose_copies, copy_key
 from meldhall.errors import IllegalActionError, OptionsError
-from meldhall.game import Action, Outcome, State
+from meldhall.game import Action, Outcome, SideResult, State
+import meldhall.games.shanghai._links as _links
 from meldhall.games.shanghai.actions import (
     BUY,
     CONTRACT_DONE,
@@ -47,6 +49,7 @@ from meldhall.games.shanghai.actions import (
     Discard,
     Draw,
     LayOff,
+    MeldSpec,
     Pass,
     RunSpec,
     SetSpec,
@@ -54,8 +57,11 @@ from meldhall.games.shanghai.actions import (
     Swap,
     Take,
     Withdraw,
+    discard_action,
+    layoff_action,
     parse_shanghai_action,
     stage_action,
+    swap_action,
 )
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import (
@@ -77,13 +83,19 @@ from meldhall.games.shanghai.solver import (
     run_candidates,
     set_candidates,
 )
+from meldhall.games.shanghai.scoring import game_result, score_deal
 from meldhall.games.shanghai.table import TableMeld, kind_masks
+
+if TYPE_CHECKING:
+    from meldhall.games.shanghai.observation import ShanghaiObservation
 
 __all__ = [
     "BUY_PHASE",
     "DEAL_END",
     "GAME_OVER",
     "HAND_SIZE",
+    "LogEntry",
+    "LogNode",
     "MELD",
     "PHASES",
     "STAGE_LIMIT",
@@ -102,35 +114,22 @@ HAND_SIZE = 11
 #: ``withdraw all`` stay legal at the bound, so a turn always ends.
 STAGE_LIMIT = 12
 _STAGING = (Stage, Withdraw, ContractDone)
-_DISCARDS: dict = {}
-_LAYOFFS: dict = {}
-_SWAPS: dict = {}
+
+#: One entry of the log: ``(seat, action text, public note, private detail)``; seat -1 for the
+#: table (a deal, a rebuild), an empty action text for what nobody chose (a draw, a deal's end).
+LogEntry: TypeAlias = tuple[int, str, str, str]
+#: The log as a linked list, newest entry first: ``(older node, entry)``, ``None`` when empty
+#: (so that a new state shares its predecessor's log).
+LogNode: TypeAlias = "tuple[LogNode, LogEntry] | None"
+#: What :meth:`ShanghaiState._plan` found: the card id of a discard, the contract of a commit
+#: or shorthand, ``(meld index, declared kind, position or None)`` of a lay-off, ``(meld index,
+#: position in the meld)`` of a joker exchange, else ``None``.
+_Plan: TypeAlias = "int | Contract | tuple[int, int, int | None] | tuple[int, int] | None"
+
+_T = TypeVar("_T")
 
 
-def _discard(kind: int) -> Discard:
-    a = _DISCARDS.get(kind)
-    if a is None:
-        a = _DISCARDS[kind] = Discard(kind)
-    return a
-
-
-def _layoff(kind: int, meld: int, decl: int | None, end: str | None) -> LayOff:
-    key = (kind, meld, decl, end)
-    a = _LAYOFFS.get(key)
-    if a is None:
-        a = _LAYOFFS[key] = LayOff(kind, meld, decl, end)
-    return a
-
-
-def _swap(kind: int, meld: int) -> Swap:
-    key = (kind, meld)
-    a = _SWAPS.get(key)
-    if a is None:
-        a = _SWAPS[key] = Swap(kind, meld)
-    return a
-
-
-def _set(t: tuple, i: int, v) -> tuple:
+def _set(t: tuple[_T, ...], i: int, v: _T) -> tuple[_T, ...]:
     return t[:i] + (v,) + t[i + 1:]
 
 
@@ -142,7 +141,7 @@ def _mix(*parts: int) -> int:
     return x
 
 
-def choose_dealer(draw, players: int) -> tuple[int, list[tuple[int, Any]]]:
+def choose_dealer(draw: Callable[[], Card], players: int) -> tuple[int, list[tuple[int, Card]]]:
     """SH-4.1: each player draws a card; the lowest deals (ace low, suits ignored); a joker is
     redrawn by the player who drew it; players tied for lowest draw again among themselves.
 
@@ -154,9 +153,9 @@ def choose_dealer(draw, players: int) -> tuple[int, list[tuple[int, Any]]]:
         ``(dealer, draws)`` with ``draws`` the ``(seat, card)`` pairs in order.
     """
     contenders = list(range(players))
-    events: list[tuple[int, Any]] = []
+    events: list[tuple[int, Card]] = []
     while True:
-        ranks = {}
+        ranks: dict[int, int] = {}
         for s in contenders:
             while True:
                 c = draw()
@@ -223,6 +222,40 @@ class ShanghaiState(State):
         "went_out",
     )
 
+    options: ShanghaiOptions
+    seed: int
+    pack: Pack
+    n52: int  # the first joker id: 52 × decks
+    hand_no: int
+    dealer: int
+    first_dealer: int
+    turn: int
+    scores: tuple[int, ...]
+    deal_scores: tuple[tuple[int, ...], ...]
+    extra_seats: tuple[int, ...]  # SH-14.2: the tied seats an extra deal is played for
+    stock: tuple[int, ...]
+    pile: tuple[int, ...]
+    hands: tuple[int, ...]
+    melds: tuple[TableMeld, ...]
+    made: int
+    buys: tuple[int, ...]
+    rebuilds: int
+    known: tuple[int, ...]
+    went_out: int | None
+    upcard_from: int  # the seat that discarded the upcard, -1 for the deal's first upcard
+    contract_now: bool  # the contract was made this turn
+    jokers_now: int  # jokers laid on the table this turn
+    staged: tuple[MeldSpec, ...]
+    stages: int
+    taken: int  # the upcard taken as this turn's draw, -1 if none
+    queue: tuple[int, ...]  # the seats still to be offered the upcard
+    no_supply: bool  # no buy was offered this turn: the penalty card could not be supplied
+    log: LogNode
+    log_mark: LogNode  # the node before this deal's first entry
+    _phase: str
+    _outcome: Outcome | None
+    _cache: dict[Any, Any] | None  # facts of this state, computed on first use
+
     # ------------------------------------------------------------------ basic properties
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -253,7 +286,7 @@ class ShanghaiState(State):
         return len(self.stock)
 
     @property
-    def upcard(self):
+    def upcard(self) -> Card | None:
         """The top card of the discard pile (a :class:`~meldhall.cards.Card`) or ``None``."""
         return self.pack.cards[self.pile[-1]] if self.pile else None
 
@@ -265,7 +298,7 @@ class ShanghaiState(State):
         """True once ``seat`` has made this deal's contract."""
         return bool((self.made >> seat) & 1)
 
-    def hand_cards(self, seat: int):
+    def hand_cards(self, seat: int) -> list[Card]:
         """The physical cards in ``seat``'s hand (list of Card, id order)."""
         return self.pack.cards_of(self.hands[seat])
 
@@ -289,7 +322,7 @@ class ShanghaiState(State):
             out.append((s, text, note))
         return out
 
-    def _entries(self, stop=None):
+    def _entries(self, stop: LogNode = None) -> list[LogEntry]:
         out = []
         node = self.log
         while node is not None and node is not stop:
@@ -481,7 +514,7 @@ class ShanghaiState(State):
                 "asked now")
         raise IllegalActionError("SH-10.3", "there is no upcard on offer")
 
-    def _plan(self, action: Action, seat: int | None):
+    def _plan(self, action: Action, seat: int | None) -> _Plan:
         self._seat_check(action, seat)
         ph = self._phase
         t = type(action)
@@ -526,13 +559,13 @@ class ShanghaiState(State):
                 raise IllegalActionError(
                     "SH-8.1", f"you have {len(self.staged)} meld(s) staged: commit them "
                     "('contract done') or withdraw them ('withdraw all') before discarding")
-            return self._plan_discard(action)  # type: ignore[arg-type]
+            return self._plan_discard(action)  # type: ignore[arg-type]  # t is Discard
         if t is Contract:
-            return self._plan_shorthand(action)  # type: ignore[arg-type]
+            return self._plan_shorthand(action)  # type: ignore[arg-type]  # t is Contract
         if t is LayOff:
-            return self._plan_layoff(action)  # type: ignore[arg-type]
+            return self._plan_layoff(action)  # type: ignore[arg-type]  # t is LayOff
         if t is Swap:
-            return self._plan_swap(action)  # type: ignore[arg-type]
+            return self._plan_swap(action)  # type: ignore[arg-type]  # t is Swap
         raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
 
     # -- discard -----------------------------------------------------------------------------
@@ -566,27 +599,36 @@ class ShanghaiState(State):
         return self._choose(pool, hand, a.kind)
 
     # -- staging (SH-8.1) -------------------------------------------------------------------
-    def _plan_staging(self, a: Action):
+    def _plan_staging(self, a: Action) -> Contract | None:
         """SH-8.1: stage, withdraw and commit, only in the player's own meld phase.  A commit
         returns the :class:`Contract` of the staged melds."""
+        t = type(a)
+        if t is ContractDone:
+            return self._plan_done()
+        self._check_staging_phase()
+        if t is Stage:
+            self._check_stage(a.meld, self.staged, self.stages)  # type: ignore[attr-defined]  # t is Stage
+            return None
+        if not self.staged:  # a withdrawal
+            raise IllegalActionError("SH-8.1", "nothing is staged")
+        return None
+
+    def _check_staging_phase(self) -> None:
         if self._phase != MELD:
             why = ("never during a buy window" if self._phase == BUY_PHASE else
                    "after the draw" if self._phase == UPCARD else "while a deal is played")
             raise IllegalActionError(
                 "SH-8.1", f"melds are staged only in your own meld phase, {why}")
-        t = type(a)
-        if t is Stage:
-            self._check_stage(a.meld, self.staged, self.stages)  # type: ignore[attr-defined]
-            return None
-        if t is ContractDone and self.has_made_contract(self.turn):
+
+    def _plan_done(self) -> Contract:
+        """SH-8.1: ``contract done`` commits the staged melds: their :class:`Contract`."""
+        self._check_staging_phase()
+        if self.has_made_contract(self.turn):
             raise IllegalActionError(
                 "SH-8.6", "you have already made this deal's contract")
         if not self.staged:
             raise IllegalActionError(
-                "SH-8.1", "nothing is staged" + ("" if t is Withdraw else
-                                                 ": stage the contract's melds first"))
-        if t is Withdraw:
-            return None
+                "SH-8.1", "nothing is staged: stage the contract's melds first")
         c = Contract(self.staged)
         self._plan_contract(c)
         return c
@@ -605,13 +647,13 @@ class ShanghaiState(State):
         self._plan_contract(c)
         return c
 
-    def _avail(self, staged: tuple) -> list[int]:
+    def _avail(self, staged: tuple[MeldSpec, ...]) -> list[int]:
         """Kind counts of the hand minus the cards of the ``staged`` melds."""
         cache = self._cache
         if cache is None:
             cache = self._cache = {}
         key = ("avail", staged)
-        got = cache.get(key)
+        got: list[int] | None = cache.get(key)
         if got is None:
             got = list(self._counts())
             for m in staged:
@@ -621,7 +663,7 @@ class ShanghaiState(State):
             cache[key] = got
         return got
 
-    def _check_stage(self, m, staged: tuple, n: int) -> None:
+    def _check_stage(self, m: MeldSpec, staged: tuple[MeldSpec, ...], n: int) -> None:
         """SH-8.1 (amended): meld ``m`` may be staged after ``staged`` with ``n`` stage actions
         made this turn: a set or run by SH-7.1–SH-7.5, of a kind and size the contract has
         room for (SH-8.1, SH-8.2), from cards in hand not already staged.  The contract as a
@@ -706,8 +748,9 @@ class ShanghaiState(State):
                                 if keep else ""))
 
     # -- contract ----------------------------------------------------------------------------
-    def _plan_contract(self, a: Contract):
-        """SH-8.1–SH-8.7 and SH-7: the contract action is legal now."""
+    def _plan_contract(self, a: Contract) -> list[int]:
+        """SH-8.1–SH-8.7 and SH-7: the contract action is legal now.  Returns the kind counts
+        it lays down (53 entries)."""
         seat = self.turn
         opts = self.options
         if self.has_made_contract(seat):
@@ -746,25 +789,25 @@ class ShanghaiState(State):
                     "SH-8.4", "under distinct_set_ranks the sets of a contract must be of "
                     "different ranks")
         max_len = 14 if opts.ace_both_ends else 13
-        for m in runs:
-            _shape_run(m)
-            if m.length < 4:
-                raise IllegalActionError("SH-7.2", f"{m}: a run needs at least four cards")
-            if m.length > max_len:
+        for r in runs:
+            _shape_run(r)
+            if r.length < 4:
+                raise IllegalActionError("SH-7.2", f"{r}: a run needs at least four cards")
+            if r.length > max_len:
                 raise IllegalActionError(
-                    "SH-7.3", f"{m}: a run may not hold two aces (it cannot be low and high)")
-            if m.length != c.run_len and not (opts.contract_min_sizes and m.length > c.run_len):
+                    "SH-7.3", f"{r}: a run may not hold two aces (it cannot be low and high)")
+            if r.length != c.run_len and not (opts.contract_min_sizes and r.length > c.run_len):
                 raise IllegalActionError(
-                    "SH-8.2", f"{m}: the contract's runs have exactly {c.run_len} cards"
+                    "SH-8.2", f"{r}: the contract's runs have exactly {c.run_len} cards"
                     + (" or more" if opts.contract_min_sizes else ""))
-            lim = joker_limit(m.length, True)
-            if m.joker_count > lim:
+            lim = joker_limit(r.length, True)
+            if r.joker_count > lim:
                 raise IllegalActionError(
-                    "SH-7.5", f"{m}: a run of {m.length} may contain at most {lim} "
+                    "SH-7.5", f"{r}: a run of {r.length} may contain at most {lim} "
                     f"joker{'s' if lim > 1 else ''}")
-            for k in m.natural_kinds():
+            for k in r.natural_kinds():
                 used[k] += 1
-            used[JOKER_KIND] += m.joker_count
+            used[JOKER_KIND] += r.joker_count
         for i in range(len(runs)):
             for j in range(i + 1, len(runs)):
                 x, y = runs[i], runs[j]
@@ -847,7 +890,7 @@ class ShanghaiState(State):
         suit = m.suit
         card = a.decl if joker else a.kind
         lo, hi = m.lo, m.hi
-        ends = []
+        ends: list[tuple[str, int]] = []
         max_len = 14 if opts.ace_both_ends else 13
         if m.size < max_len:
             if lo > 1 and not (lo - 1 == 1 and hi == 14 and not opts.ace_both_ends):
@@ -908,7 +951,7 @@ class ShanghaiState(State):
                     f"cards; the limit is {lim}")
         return idx, card, pos
 
-    def _meld_index(self, number, rule: str) -> int:
+    def _meld_index(self, number: int, rule: str) -> int:
         if not isinstance(number, int) or not 1 <= number <= len(self.melds):
             have = len(self.melds)
             raise IllegalActionError(
@@ -943,7 +986,7 @@ class ShanghaiState(State):
         c = self._cache
         if c is None:
             c = self._cache = {}
-        cnt = c.get("counts")
+        cnt: list[int] | None = c.get("counts")
         if cnt is None:
             cnt = c["counts"] = _counts(self.hands[self.turn], self.n52)
         return cnt
@@ -975,7 +1018,7 @@ class ShanghaiState(State):
         c = self._cache
         if c is None:
             c = self._cache = {}
-        got = c.get("contracts")
+        got: list[Contract] | None = c.get("contracts")
         if got is None:
             got = c["contracts"] = contract_options(
                 self._counts(), self.contract, SolverRules.from_options(self.options))
@@ -989,13 +1032,11 @@ class ShanghaiState(State):
             return []
         return self.contract_actions()
 
-    def _expand(self, action) -> list[Action] | None:
+    def _expand(self, action: Action) -> list[Action] | None:
         """The staged sequence a one-action contract stands for (SH-8.1 shorthand), or
         ``None`` when ``action`` is not one."""
         if type(action) is not Contract:
             return None
-        from meldhall.games.shanghai.actions import stage_action
-
         return [stage_action(m) for m in action.melds] + [CONTRACT_DONE]
 
     def _meld_actions(self) -> list[Action]:
@@ -1035,7 +1076,7 @@ class ShanghaiState(State):
                     if m.jokers:
                         for cid, d in zip(m.cards, m.decl):
                             if cid >= n52 and counts[d]:
-                                out.append(_swap(d, i + 1))
+                                out.append(swap_action(d, i + 1))
         taken = self.taken
         tk = -1
         if (taken >= 0 and not opts.discard_taken_upcard and h > 1
@@ -1044,7 +1085,7 @@ class ShanghaiState(State):
         for k in range(53):
             n = counts[k]
             if n and not (k == tk and n == 1):
-                out.append(_discard(k))
+                out.append(discard_action(k))
         return out
 
     def _stage_actions(self) -> list[Stage]:
@@ -1064,27 +1105,29 @@ class ShanghaiState(State):
                 suits = (avail[rank - 1], avail[12 + rank], avail[25 + rank], avail[38 + rank])
                 if sum(suits) >= (2 if jk else 3):
                     # the same few suit counts recur all game: their stages are kept
-                    key = ("set", rank, suits, jk > 0, opts.contract_min_sizes)
+                    key: tuple[object, ...] = ("set", rank, suits, jk > 0,
+                                               opts.contract_min_sizes)
                     got = _STAGE_LISTS.get(key)
                     if got is None:
-                        got = _STAGE_LISTS[key] = [stage_action(m) for m in set_candidates(
+                        got = _STAGE_LISTS[key] = [stage_action(s) for s in set_candidates(
                             avail, rank, jk, opts.contract_min_sizes)]
                     out.extend(got)
         if n_runs < c.runs:
-            lengths = (range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
-                       if opts.contract_min_sizes else (c.run_len,))
+            lengths: range | tuple[int] = (
+                range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
+                if opts.contract_min_sizes else (c.run_len,))
             for suit in range(4):
                 row = tuple(avail[suit * 13:suit * 13 + 13])
                 key = ("run", suit, row, jk, tuple(lengths), opts.ace_both_ends)
                 got = _STAGE_LISTS.get(key)
                 if got is None:
-                    got = [stage_action(m) for m, _ in run_candidates(avail, suit, lengths, jk)]
+                    got = [stage_action(r) for r, _ in run_candidates(avail, suit, lengths, jk)]
                     if len(_STAGE_LISTS) < 200_000:
                         _STAGE_LISTS[key] = got
                 out.extend(got)
         return out
 
-    def _layoff_actions(self, counts) -> list[LayOff]:
+    def _layoff_actions(self, counts: list[int]) -> list[LayOff]:
         opts = self.options
         out: list[LayOff] = []
         jk = counts[JOKER_KIND]
@@ -1095,15 +1138,15 @@ class ShanghaiState(State):
                 base = m.rank - 1
                 for s in range(4):
                     if counts[base + 13 * s]:
-                        out.append(_layoff(base + 13 * s, num, None, None))
+                        out.append(layoff_action(base + 13 * s, num, None, None))
                 if jk and m.jokers < 1:
                     for s in range(4):
-                        out.append(_layoff(JOKER_KIND, num, base + 13 * s, None))
+                        out.append(layoff_action(JOKER_KIND, num, base + 13 * s, None))
                 continue
             if m.size >= max_len:
                 continue
             lo, hi, suit = m.lo, m.hi, m.suit
-            ends = []
+            ends: list[tuple[str, int]] = []
             if lo > 1 and not (lo == 2 and hi == 14 and not opts.ace_both_ends):
                 ends.append(("low", lo - 1))
             if hi < 14 and not (hi == 13 and lo == 1 and not opts.ace_both_ends):
@@ -1114,19 +1157,22 @@ class ShanghaiState(State):
             for (end, _), k in zip(ends, kinds):
                 e = end if ambiguous else None
                 if counts[k]:
-                    out.append(_layoff(k, num, None, e))
+                    out.append(layoff_action(k, num, None, e))
             if jok_ok:
                 for (end, _), k in zip(ends, kinds):
-                    out.append(_layoff(JOKER_KIND, num, k, end if ambiguous else None))
+                    out.append(layoff_action(JOKER_KIND, num, k, end if ambiguous else None))
         return out
 
     # ------------------------------------------------------------------ apply
-    def _apply_checked(self, action: Action, plan) -> ShanghaiState:
+    def _apply_checked(self, action: Action, plan: Any) -> ShanghaiState:
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
         return s
 
-    def _apply_inner(self, action: Action, plan) -> ShanghaiState:
+    def _apply_inner(self, action: Action, plan: Any) -> ShanghaiState:
+        # ``plan``: what :meth:`_plan` returned for ``action``, or None (not planned yet).
+        # ``t is X`` below stands for ``type(action) is X``, which mypy would narrow on; the
+        # saved type keeps this dispatch cheap.
         s = self._copy()
         t = type(action)
         actor = self.to_act[0] if self.to_act else -1
@@ -1166,27 +1212,27 @@ class ShanghaiState(State):
             s._do_buy(actor, text)
             return s
         if t is Discard:
-            s._do_discard(action, plan, text)
+            s._do_discard(action, plan, text)  # type: ignore[arg-type]  # t is Discard
             return s
         if t is Stage:
-            s.staged = s.staged + (action.meld,)  # type: ignore[attr-defined]
+            s.staged = s.staged + (action.meld,)  # type: ignore[attr-defined]  # t is Stage
             s.stages += 1
             return s
         if t is Withdraw:
-            s.staged = () if action.all else s.staged[:-1]  # type: ignore[attr-defined]
+            s.staged = () if action.all else s.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
             return s
         if t is ContractDone or t is Contract:
             # the commit, or the shorthand: stage each meld, then commit (SH-8.1)
-            c = plan if plan is not None else (
-                self._plan_staging(action) if t is ContractDone
-                else self._plan_shorthand(action))  # type: ignore[arg-type]
-            s._do_contract(c, str(c))
+            con: Contract = plan if plan is not None else (
+                self._plan_done() if t is ContractDone
+                else self._plan_shorthand(action))  # type: ignore[arg-type]  # t is Contract
+            s._do_contract(con, str(con))
             return s
         if t is LayOff:
-            s._do_layoff(action, plan, text)
+            s._do_layoff(action, plan, text)  # type: ignore[arg-type]  # t is LayOff
             return s
         if t is Swap:
-            s._do_swap(action, plan, text)
+            s._do_swap(action, plan, text)  # type: ignore[arg-type]  # t is Swap
             return s
         raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
 
@@ -1241,11 +1287,11 @@ class ShanghaiState(State):
         seat = self.turn
         hand = self.hands[seat]
         n52 = self.n52
-        new = []
+        new: list[TableMeld] = []
         jokers = 0
         for m in a.melds:
-            cards = []
-            decl = []
+            cards: list[int] = []
+            decl: list[int] = []
             for k, is_j in m.declared():
                 cid = self._pick(JOKER_KIND if is_j else k, hand)
                 hand &= ~(1 << cid)
@@ -1271,7 +1317,8 @@ class ShanghaiState(State):
         if not hand:
             self._went_out(seat)
 
-    def _do_layoff(self, a: LayOff, plan, text: str) -> None:
+    def _do_layoff(self, a: LayOff, plan: tuple[int, int, int | None] | None,
+                   text: str) -> None:
         """SH-9.1, SH-9.3: the card joins the meld (a run at the end it extends)."""
         if plan is None:
             plan = self._plan_layoff(a)
@@ -1282,16 +1329,15 @@ class ShanghaiState(State):
         hand &= ~(1 << cid)
         m = self.melds[idx]
         joker = cid >= self.n52
-        if m.run:
-            if pos < m.lo:
-                nm = TableMeld(m.owner, True, 0, m.suit, pos, (cid,) + m.cards,
-                               (decl,) + m.decl, m.jokers + joker)
-            else:
-                nm = TableMeld(m.owner, True, 0, m.suit, m.lo, m.cards + (cid,),
-                               m.decl + (decl,), m.jokers + joker)
-        else:
+        if pos is None:  # a set (a run's lay-off has its position)
             nm = TableMeld(m.owner, False, m.rank, -1, 0, m.cards + (cid,), m.decl + (decl,),
                            m.jokers + joker)
+        elif pos < m.lo:
+            nm = TableMeld(m.owner, True, 0, m.suit, pos, (cid,) + m.cards,
+                           (decl,) + m.decl, m.jokers + joker)
+        else:
+            nm = TableMeld(m.owner, True, 0, m.suit, m.lo, m.cards + (cid,),
+                           m.decl + (decl,), m.jokers + joker)
         self.melds = _set(self.melds, idx, nm)
         self.hands = _set(self.hands, seat, hand)
         self.known = _set(self.known, seat, self.known[seat] & hand)
@@ -1301,7 +1347,7 @@ class ShanghaiState(State):
         if not hand:
             self._went_out(seat)
 
-    def _do_swap(self, a: Swap, plan, text: str) -> None:
+    def _do_swap(self, a: Swap, plan: tuple[int, int] | None, text: str) -> None:
         """SH-9.4: the natural card takes the joker's place; the joker goes to the hand."""
         if plan is None:
             plan = self._plan_swap(a)
@@ -1319,7 +1365,7 @@ class ShanghaiState(State):
         self.known = _set(self.known, seat, (self.known[seat] & hand) | (1 << joker))
         self._log(seat, text, "takes the joker into hand")
 
-    def _do_discard(self, a: Discard, plan, text: str) -> None:
+    def _do_discard(self, a: Discard, plan: int | None, text: str) -> None:
         """SH-6.2: the discard ends the turn; an empty hand has gone out (SH-11.1)."""
         cid = plan if plan is not None else self._plan_discard(a)
         seat = self.turn
@@ -1342,17 +1388,13 @@ class ShanghaiState(State):
         self._end_deal("went_out_blind" if self.contract_now else "went_out", seat)
 
     # ------------------------------------------------------------------ scoring
-    def provisional_results(self):
+    def provisional_results(self) -> tuple[SideResult, ...]:
         """The deal scored as if the stock ran out now (SH-13 penalty points); see
         :meth:`meldhall.game.State.provisional_results`."""
-        from meldhall.games.shanghai.scoring import score_deal
-
         return score_deal(self, "stock_exhausted", None)[0]
 
     def _end_deal(self, how: str, went_out: int | None) -> None:
         """Score the deal (SH-13) and decide whether the game ends (SH-14)."""
-        from meldhall.games.shanghai.scoring import game_result, score_deal
-
         self.went_out = went_out
         results, new_scores = score_deal(self, how, went_out)
         self.scores = new_scores
@@ -1391,7 +1433,7 @@ class ShanghaiState(State):
     def _canonical_layoff(self, a: LayOff, m: TableMeld) -> LayOff:
         opts = self.options
         lo, hi, suit = m.lo, m.hi, m.suit
-        ends = {}
+        ends: dict[str, int] = {}
         if lo > 1 and not (lo == 2 and hi == 14 and not opts.ace_both_ends):
             ends["low"] = kind_at(suit, lo - 1)
         if hi < 14 and not (hi == 13 and lo == 1 and not opts.ace_both_ends):
@@ -1409,38 +1451,33 @@ class ShanghaiState(State):
         return LayOff(a.kind, a.meld, decl, end)
 
     # ------------------------------------------------------------------ action ids
+    # (through :mod:`._links`: the action-id, observation and position modules import this one)
     @property
     def num_distinct_actions(self) -> int:
         """Size of the fixed integer action space (the same for every state of a game with
         these options and player count; docs/protocol.md, "Action ids: Shanghai Rummy")."""
-        from meldhall.games.shanghai.action_ids import action_space
-
-        return action_space(self.options).size
+        return _links.action_space(self.options).size
 
     def action_id(self, action: Action) -> int:
         """The integer id of ``action`` (raises ``NotationError`` for one outside the space,
         such as the compound contract shorthand)."""
-        from meldhall.games.shanghai.action_ids import action_space
-
-        return action_space(self.options).id_of(action)
+        return _links.action_space(self.options).id_of(action)
 
     def action_from_id(self, i: int) -> Action:
         """The action of id ``i`` (raises ``NotationError`` for an id out of range)."""
-        from meldhall.games.shanghai.action_ids import action_space
+        return _links.action_space(self.options).action(i)
 
-        return action_space(self.options).action(i)
-
-    def observation(self, seat: int):
-        """What ``seat`` may know (SH-6.4); see :class:`ShanghaiObservation`."""
-        from meldhall.games.shanghai.observation import ShanghaiObservation
-
-        return ShanghaiObservation.from_state(self, seat)
+    def observation(self, seat: int) -> ShanghaiObservation:
+        """What ``seat`` may know (SH-6.4); see
+        :class:`~meldhall.games.shanghai.observation.ShanghaiObservation`."""
+        return _links.observe(self, seat)
 
     def __repr__(self) -> str:
         return (f"<ShanghaiState players={self.players} deal={self.hand_no + 1} "
                 f"turn={self.turn} phase={self._phase}>")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any], list[LogEntry], int], ShanghaiState],
+                                  tuple[dict[str, Any], list[LogEntry], int]]:
         # The log is a linked list as deep as the game is long: pickle and deepcopy get it
         # flat, so that states of long games stay plain values (the batch simulator pickles).
         entries = self._entries()
@@ -1463,20 +1500,18 @@ class ShanghaiState(State):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ShanghaiState):
             return NotImplemented
-        from meldhall.games.shanghai.position import dump_position
+        return _links.dump_position(self) == _links.dump_position(other)
 
-        return dump_position(self) == dump_position(other)
-
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: equality compares positions
 
 
-def _rebuild_state(fields: dict, entries: list, mark: int) -> ShanghaiState:
+def _rebuild_state(fields: dict[str, Any], entries: list[LogEntry], mark: int) -> ShanghaiState:
     """Unpickle a :class:`ShanghaiState` (see ``__reduce__``)."""
     s = object.__new__(ShanghaiState)
     for name, value in fields.items():
         setattr(s, name, value)
-    log = None
-    mark_node = None
+    log: LogNode = None
+    mark_node: LogNode = None
     for i, e in enumerate(entries):
         if i == mark:
             mark_node = log
@@ -1513,24 +1548,26 @@ def _counts(hand: int, n52: int) -> list[int]:
 
 
 #: Stage actions per (kind of meld, the cards that supply it): pure functions of their key.
-_STAGE_LISTS: dict = {}
+_STAGE_LISTS: dict[tuple[object, ...], list[Stage]] = {}
 
 
-def _make_copy():
+def _make_copy() -> Callable[[ShanghaiState], ShanghaiState]:
     lines = ["def _copy(self):", "    new = _new(ShanghaiState)"]
     for name in ShanghaiState.__slots__:
         if name != "_cache":
             lines.append(f"    new.{name} = self.{name}")
     lines += ["    new._cache = None", "    return new"]
-    ns: dict = {"_new": object.__new__, "ShanghaiState": ShanghaiState}
+    ns: dict[str, Any] = {"_new": object.__new__, "ShanghaiState": ShanghaiState}
     exec("\n".join(lines), ns)  # noqa: S102 -- generated straight-line copy, no input
-    return ns["_copy"]
+    copy: Callable[[ShanghaiState], ShanghaiState] = ns["_copy"]
+    return copy
 
 
-ShanghaiState._copy = _make_copy()  # type: ignore[method-assign]
+ShanghaiState._copy = _make_copy()  # type: ignore[method-assign, assignment]  # a faster copy
 
 
-def resolve_options(players: int | None, options) -> ShanghaiOptions:
+def resolve_options(players: int | None,
+                    options: ShanghaiOptions | dict[str, Any] | None) -> ShanghaiOptions:
     """A :class:`ShanghaiOptions` from ``options`` (object, dict or ``None``) and ``players``."""
     if options is None:
         return ShanghaiOptions(player_count=players or 4)
@@ -1549,7 +1586,7 @@ def resolve_options(players: int | None, options) -> ShanghaiOptions:
 def new_game(
     players: int | None = None,
     seed: int = 0,
-    options: ShanghaiOptions | dict | None = None,
+    options: ShanghaiOptions | dict[str, Any] | None = None,
     *,
     dealer: int | None = None,
 ) -> ShanghaiState:
@@ -1590,7 +1627,7 @@ def new_game(
     pack = s.pack
     order: list[int] = []
 
-    def draw():
+    def draw() -> Card:
         if not order:
             order.extend(range(pack.size))
             rng.shuffle(order)

@@ -74,11 +74,11 @@ class TableMeld:
             return (f"{SUIT_NAMES[self.suit]} run {POS_NAMES[self.lo]}–{POS_NAMES[self.hi]}")
         return f"set of {kind_name(self.rank - 1)[:-1]}s"
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, bool, int, int, int, tuple[int, ...], tuple[int, ...]]:
         """A value for equality tests."""
         return (self.owner, self.run, self.rank, self.suit, self.lo, self.cards, self.decl)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, TableMeld) and self.key() == other.key()
 
     def __hash__(self) -> int:
