@@ -71,8 +71,8 @@ class ClassicCanastaState(CanastaState):
     asker_partner: int          #: the partner asked, -1 if none
     b3_done: bool               #: a black-three meld was made this turn (CC-9.5)
     conceal_ok: bool            #: the seat in turn may still go out concealed (CC-10.6)
-    first_taker: int | None     #: cutthroat: the seat that took the pile first (CC-14.1)
-    no_discard: bool            #: the last stock card was a red three (CC-11.2)
+    first_taker: int | None     #: cutthroat: the lone seat, first to take or go out (CC-14.1)
+    no_discard: bool            #: the last stock card drawn was a red three (CC-11.2)
     permission: bool | None     #: the partner's answer, ``None`` before one
     seat_melded: int            #: bitmask of the seats that have melded this hand
 
