@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from meldhall.games.canasta.actions import rank_order
+from meldhall.games.canasta.melds import can_go_out
 from meldhall.games.canasta.observation import CanastaObservation
+from meldhall.games.classic_canasta.options import ClassicCanastaOptions
+from meldhall.games.classic_canasta.state import ClassicCanastaState
 
 __all__ = ["ClassicCanastaObservation"]
 
@@ -33,10 +36,12 @@ class ClassicCanastaObservation(CanastaObservation):
     GAME: ClassVar[str] = "classic-canasta"
     TITLE: ClassVar[str] = "Classic Canasta"
 
+    options: ClassicCanastaOptions
+
     def melds_of(self, side: int) -> list[dict[str, Any]]:
         """A side's melds: ``rank``, ``cards`` (notation), ``spec``, ``size``, ``canasta``
         (``"natural"``/``"mixed"``/``None``, CC-6.6), ``hidden`` (CC-6.8)."""
-        out = []
+        out: list[dict[str, Any]] = []
         melds = self.public["melds"][side]
         for m in sorted((m for m in melds if m is not None), key=lambda m: -rank_order(m.rank)):
             canasta = None
@@ -62,9 +67,7 @@ class ClassicCanastaObservation(CanastaObservation):
     def _json_extra(self) -> dict[str, Any]:
         return {"asked": self.public["asked"], "permission": self.public["permission"]}
 
-    def _state_class(self):
-        from meldhall.games.classic_canasta.state import ClassicCanastaState
-
+    def _state_class(self) -> type[ClassicCanastaState]:
         return ClassicCanastaState
 
     def _plausible(self, hands: list[int]) -> bool:
@@ -74,8 +77,6 @@ class ClassicCanastaObservation(CanastaObservation):
         asker = p["turn"]
         if not p["asked"] or p["permission"] is False or asker == self.seat:
             return True
-        from meldhall.games.canasta.melds import can_go_out
-
         rm = self.pack.rank_mask
         counts = [(hands[asker] & rm[k]).bit_count() for k in range(14)]
         melds = {m.rank: (m.naturals, m.twos, m.jokers)

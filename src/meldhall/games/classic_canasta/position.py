@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Sequence
+
 from meldhall.cards import JOKER
 from meldhall.errors import RecordError
 from meldhall.games.canasta.position import CardReader, PositionCodec, _rank_text, seat_mask
+from meldhall.games.classic_canasta.options import ClassicCanastaOptions
+from meldhall.games.classic_canasta.state import ClassicCanastaState
 
 __all__ = ["dump_position", "load_position"]
 
@@ -15,18 +19,18 @@ class _ClassicCodec(PositionCodec):
     game = "classic-canasta"
     prefix = "CC"
 
-    def nsides(self, opts, side_of) -> int:
+    def nsides(self, opts: ClassicCanastaOptions, side_of: Sequence[int]) -> int:
         return 3 if opts.cutthroat else max(side_of) + 1
 
-    def score_columns(self, opts) -> int:
+    def score_columns(self, opts: ClassicCanastaOptions) -> int:
         n = opts.player_count
         return n if opts.cutthroat else (2 if n in (4, 6) else n)
 
-    def default_sides(self, opts) -> tuple[int, ...]:
+    def default_sides(self, opts: ClassicCanastaOptions) -> tuple[int, ...]:
         n = opts.player_count
         return tuple(x % 2 for x in range(n)) if n in (4, 6) else tuple(range(n))
 
-    def dump_extra(self, s, d: dict[str, Any]) -> None:
+    def dump_extra(self, s: ClassicCanastaState, d: dict[str, Any]) -> None:
         d["turn_state"].update({
             "asked": s.asked,
             "permission": s.permission,
@@ -38,7 +42,7 @@ class _ClassicCodec(PositionCodec):
         d["seats_melded"] = [x for x in range(s.players) if (s.seat_melded >> x) & 1]
         d["first_taker"] = s.first_taker
 
-    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:
+    def load_extra(self, s: ClassicCanastaState, d: dict[str, Any], rd: CardReader) -> None:
         ts = d.get("turn_state") or {}
         s.asked = bool(ts.get("asked", False))
         s.permission = ts.get("permission")
@@ -62,11 +66,11 @@ class _ClassicCodec(PositionCodec):
         s.no_discard = bool(ts.get("no_discard", False))
         s.first_taker = d.get("first_taker")
 
-    def has_melded(self, s, seat: int) -> bool:
+    def has_melded(self, s: ClassicCanastaState, seat: int) -> bool:
         return bool((s.seat_melded >> seat) & 1)
 
     @staticmethod
-    def _check_seats_melded(s, sm: int) -> None:
+    def _check_seats_melded(s: ClassicCanastaState, sm: int) -> None:
         """A side with melds has a seat that melded; a seat that melded has its side's melds on
         the table (melds never leave the table during a hand, CC-5.5); a meld's creator is a
         seat of its side that has melded.  Which partner melded is not otherwise checkable."""
@@ -94,7 +98,7 @@ class _ClassicCodec(PositionCodec):
                 raise RecordError(f"seats_melded: seat {x} is listed as having melded, but its "
                                   f"side has no meld on the table (CC-8.4, CC-5.5)")
 
-    def check_melds(self, s) -> None:
+    def check_melds(self, s: ClassicCanastaState) -> None:
         """CC-6.1–CC-6.3 and CC-9.5 for every meld on the table.  In cutthroat the partners'
         melds of a rank merge when the sides form (CC-14.1) and may then hold up to six wild
         cards (each part met CC-6.2, so the merged meld still has at least two naturals and,
@@ -133,7 +137,7 @@ class _ClassicCodec(PositionCodec):
                         + (" and no more wild cards than natural cards" if seed_ratio else "")
                         + (" (CC-6.2, CC-14.1)" if merged else " (CC-6.2)"))
 
-    def check_pile(self, s, d: dict[str, Any]) -> None:
+    def check_pile(self, s: ClassicCanastaState, d: dict[str, Any]) -> None:
         """Red threes reach the pile only as upcards turned at the start (CC-4.7, CC-9.1), so
         one lies only under cards that are themselves covered when turned; ``pile_frozen`` is
         fully decided by the cards: a wild card in the pile, or a red three in it under
@@ -171,11 +175,11 @@ class _ClassicCodec(PositionCodec):
 _CODEC = _ClassicCodec()
 
 
-def dump_position(state) -> dict[str, Any]:
+def dump_position(state: ClassicCanastaState) -> dict[str, Any]:
     """The position document of a Classic Canasta state."""
     return _CODEC.dump(state)
 
 
-def load_position(data: dict[str, Any], *, check_rules: bool = True):
+def load_position(data: dict[str, Any], *, check_rules: bool = True) -> ClassicCanastaState:
     """A Classic Canasta state from a position document (raises RecordError)."""
     return _CODEC.load(data, check_rules=check_rules)

@@ -6,14 +6,13 @@ to its hand score.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 from meldhall.game import ScoreLine, SideResult
 from meldhall.games.canasta.actions import MeldSpec, format_kind, rank_order
+from meldhall.games.canasta.engine import CanastaMeld
 from meldhall.games.canasta.values import CLASSIC_VALUES as V
-
-if TYPE_CHECKING:
-    from meldhall.games.classic_canasta.state import ClassicCanastaState
+from meldhall.games.classic_canasta.state import ClassicCanastaState, HandScore
 
 __all__ = ["score_hand", "red_three_points", "meld_lines"]
 
@@ -28,11 +27,11 @@ def red_three_points(count: int, players: int) -> int:
     return 800 if count == 4 else 100 * count
 
 
-def _hand_value(counts) -> int:
+def _hand_value(counts: Sequence[int]) -> int:
     return sum(c * v for c, v in zip(counts, V))
 
 
-def meld_lines(melds, hidden_bonus: int) -> list[ScoreLine]:
+def meld_lines(melds: Iterable[CanastaMeld | None], hidden_bonus: int) -> list[ScoreLine]:
     """Lines for a side's melds: card values (CC-12.1) and canasta bonuses (CC-12.2, CC-12.3)."""
     lines: list[ScoreLine] = []
     for m in sorted((m for m in melds if m is not None), key=lambda m: -rank_order(m.rank)):
@@ -56,7 +55,7 @@ def meld_lines(melds, hidden_bonus: int) -> list[ScoreLine]:
     return lines
 
 
-def score_hand(state: ClassicCanastaState, how: str, went_out: int | None):
+def score_hand(state: ClassicCanastaState, how: str, went_out: int | None) -> HandScore:
     """Score the hand that just ended.
 
     Args:
@@ -73,7 +72,7 @@ def score_hand(state: ClassicCanastaState, how: str, went_out: int | None):
     n = state.players
     cut = opts.cutthroat
     side_of = state.side_of
-    results = []
+    results: list[SideResult] = []
     new_scores = list(state.scores)
     columns = range(n) if cut else range(len(state.scores))
     for col in columns:

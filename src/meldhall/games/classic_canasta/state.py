@@ -16,29 +16,36 @@ Phases (``state.phase``):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError, NotationError
-from meldhall.game import Action
+from meldhall.game import Action, SideResult
 from meldhall.games.canasta.actions import (
     CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Discard, Draw, GoOut, Meld,
-    MeldSpec, Pass, Take, canonical_specs, format_kind, parse_canasta_action,
+    MeldSpec, Pass, Stage, Take, canonical_specs, format_kind, parse_canasta_action,
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
     NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
-from meldhall.games.canasta.melds import can_go_out, enum_new_melds, meld_ok
+from meldhall.games.canasta.melds import MeldState, can_go_out, enum_new_melds, meld_ok
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.classic_canasta.options import ClassicCanastaOptions
+
+if TYPE_CHECKING:
+    # for annotations only: the observation module imports this one, never the reverse
+    from meldhall.games.classic_canasta.observation import ClassicCanastaObservation
 
 __all__ = ["CONSENT", "DRAW", "GAME_OVER", "HAND_END", "MELD", "ClassicCanastaState", "new_game"]
 
 DRAW, MELD, CONSENT, HAND_END, GAME_OVER = "draw", "meld", "consent", "hand_end", "game_over"
 _PHASES = (DRAW, MELD, CONSENT, HAND_END, GAME_OVER)
-_Meld = CanastaMeld  # positions load melds through this name
-_hand_seed = hand_seed  # kept for callers of the former private name
+
+#: A scored hand: a :class:`SideResult` per score column and the cumulative scores after it.
+HandScore = tuple[tuple[SideResult, ...], tuple[int, ...]]
 
 V = CLASSIC_VALUES
 _PASS = Pass()
@@ -56,6 +63,25 @@ class ClassicCanastaState(CanastaState):
     """
 
     game_name = "classic-canasta"
+
+    options: ClassicCanastaOptions
+    # the attributes of Classic's own ``__slots__`` (the turn's "may I go out?" exchange and
+    # the hand's melding history)
+    asked: bool                 #: the seat in turn has asked "may I go out?" (CC-10.5)
+    asker_partner: int          #: the partner asked, -1 if none
+    b3_done: bool               #: a black-three meld was made this turn (CC-9.5)
+    conceal_ok: bool            #: the seat in turn may still go out concealed (CC-10.6)
+    first_taker: int | None     #: cutthroat: the lone seat, first to take or go out (CC-14.1)
+    no_discard: bool            #: the last stock card drawn was a red three (CC-11.2)
+    permission: bool | None     #: the partner's answer, ``None`` before one
+    seat_melded: int            #: bitmask of the seats that have melded this hand
+
+    # Wired by the package (``meldhall/games/classic_canasta/__init__.py``): the modules built
+    # on the state are imported by it, never by the state, so the imports run one way.
+    #: The observation class (:mod:`meldhall.games.classic_canasta.observation`).
+    _observation_class: ClassVar[type[ClassicCanastaObservation]]
+    #: Scores an ended hand (:func:`meldhall.games.classic_canasta.scoring.score_hand`).
+    _scorer: ClassVar[Callable[[ClassicCanastaState, str, int | None], HandScore]]
 
     __slots__ = (
         "asked",
@@ -165,18 +191,19 @@ class ClassicCanastaState(CanastaState):
     def _b3_max(self) -> int:
         return 6 if self.players == 6 else 4
 
-    def _may_go_out_now(self, canastas_after: int) -> str | None:
-        """None if the player may go out with ``canastas_after`` canastas; else the reason."""
+    def _may_go_out_now(self, canastas_after: int) -> tuple[str, str] | None:
+        """None if the player may go out with ``canastas_after`` canastas; else the reason:
+        ``(rule ID, sentence)``."""
         req = self._required()
         if canastas_after < req:
             return ("CC-10.1", f"your side needs {plural(req, 'canasta')} to go out and would "
-                    f"have {canastas_after}")  # type: ignore[return-value]
+                    f"have {canastas_after}")
         if self.permission is False:
-            return ("CC-10.5", "your partner answered \"no\": you may not go out this turn")  # type: ignore[return-value]
+            return ("CC-10.5", "your partner answered \"no\": you may not go out this turn")
         if (self.options.partner_permission == "compulsory" and self.partners(self.turn)
                 and self.permission is not True):
             return ("CC-10.5", "with compulsory permission you must ask your partner before "
-                    "going out")  # type: ignore[return-value]
+                    "going out")
         return None
 
     def _hand_after_rule(self, left: int, canastas_after: int, *, take: bool = False) -> None:
@@ -198,7 +225,7 @@ class ClassicCanastaState(CanastaState):
     def _unmelded(self) -> bool:
         return not self.side_has_melded(self.side_of[self.turn])
 
-    def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
+    def _check_stage(self, spec: MeldSpec, upcard: bool, avail: Sequence[int]) -> None:
         """CC-6.9 (a): a staged meld is checked against CC-6.1–CC-6.3, and against CC-6.4
         counting the other staged melds; the upcard's meld also against CC-8.5–CC-8.6."""
         r, n, w = spec.rank, spec.naturals, spec.wilds
@@ -254,7 +281,7 @@ class ClassicCanastaState(CanastaState):
         for k, c in ((r, n), (TWO, spec.twos), (JOKER, spec.jokers)):
             self._need(avail, k, c, "CC-6.5")
 
-    def _stage_actions(self, avail, phase: str) -> list:
+    def _stage_actions(self, avail: Sequence[int], phase: str) -> list[Stage]:
         """Every stage of a new meld from ``avail`` (valid by construction, CC-6.1–CC-6.4);
         black threes only after the draw (they are checked as a going out at the commit)."""
         if self.stages >= STAGE_LIMIT:
@@ -262,7 +289,7 @@ class ClassicCanastaState(CanastaState):
         taken = {sp.rank for sp in self.staged}
         tw, jk = avail[TWO], avail[JOKER]
         pagat = self.options.wild_ratio == "pagat"
-        out = []
+        out: list[Stage] = []
         for r in NATURAL_RANKS:
             if r in taken or avail[r] < 2:
                 continue
@@ -275,7 +302,7 @@ class ClassicCanastaState(CanastaState):
                 out.append(interned_stage(3, b, 0, 0))
         return out
 
-    def _staged_meld_action(self):
+    def _staged_meld_action(self) -> Meld | GoOut:
         """``meld done``: the staged melds as one first melding (CC-7.1), or — when they hold
         the whole hand — a going out without a discard (CC-10.2, CC-10.6)."""
         specs = canonical_specs(self.staged)
@@ -283,7 +310,7 @@ class ClassicCanastaState(CanastaState):
             return GoOut(specs, None)
         return Meld(specs)
 
-    def _plan_staged_discard(self, action):
+    def _plan_staged_discard(self, action: Discard) -> tuple[str, GoOut, list[int]]:
         """CC-6.9 (c): a discard while melds are staged commits a concealed going out."""
         avail = self._avail()
         if not 0 <= action.kind < 14 or avail[action.kind] < 1:
@@ -302,8 +329,9 @@ class ClassicCanastaState(CanastaState):
         """The one-action meldings of a side that has not melded (CC-6.9 shorthand)."""
         ratio = self.options.wild_ratio
         if self._phase == DRAW:
-            def first_melds(sub, tw, jk, r):
-                sub = list(sub)
+            def first_melds(counts: Sequence[int], tw: int, jk: int,
+                            r: int) -> Iterator[tuple[MeldSpec, ...]]:
+                sub = list(counts)
                 sub[r] = 0
                 others = [x for x in NATURAL_RANKS if x != r]
                 for extra, _, _ in enum_new_melds(sub, others, tw, jk, ratio):
@@ -322,15 +350,16 @@ class ClassicCanastaState(CanastaState):
             cands.extend(self._go_out_candidates(counts))
         return self._filter_legal(cands)
 
-    def _precheck_shorthand(self, action) -> None:
+    def _precheck_shorthand(self, action: Action) -> None:
         """``out …`` is a concealed going out as a whole (CC-10.6): its own check first."""
         if type(action) is GoOut and not self.staged:
             self._plan_go_out(action)
 
-    def _staged_discard_action(self, action):
+    def _staged_discard_action(self, action: Discard) -> GoOut:
         return GoOut(canonical_specs(self.staged), action.kind)
 
-    def _extras_largest_first(self, rest, up_rank: int, need: int):
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
+                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (CC-7.4), largest first; sets whose best completion
         cannot reach ``need`` points are skipped."""
         ranks = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -339,7 +368,7 @@ class ClassicCanastaState(CanastaState):
         for i in range(len(ranks) - 1, -1, -1):
             best_nat[i] = best_nat[i + 1] + rest[ranks[i]] * V[ranks[i]]
 
-        def rec(i: int, tl: int, jl: int, got: int):
+        def rec(i: int, tl: int, jl: int, got: int) -> Iterator[tuple[MeldSpec, ...]]:
             if got + best_nat[i] + tl * V[TWO] + jl * V[JOKER] < need:
                 return
             if i == len(ranks):
@@ -365,7 +394,7 @@ class ClassicCanastaState(CanastaState):
     def _turn_rule_key(self) -> str:
         return "turn_consent" if self._phase == CONSENT else "turn"
 
-    def _plan_phase(self, action: Action, t, ph: str):
+    def _plan_phase(self, action: Action, t: type[Action], ph: str) -> list[int] | None:
         if ph == CONSENT:
             if t is not Answer:
                 raise IllegalActionError(
@@ -385,20 +414,24 @@ class ClassicCanastaState(CanastaState):
             if not self.no_discard:
                 raise IllegalActionError("CC-5.2", "a turn ends with a discard")
             return None
-        if t is Discard:
-            return self._plan_discard(action)  # type: ignore[arg-type]
-        if t is Meld:
-            return self._plan_meld(action)  # type: ignore[arg-type]
-        if t is Add:
-            return self._plan_add(action)  # type: ignore[arg-type]
-        if t is GoOut:
-            return self._plan_go_out(action)  # type: ignore[arg-type]
-        if t is Ask:
-            return self._plan_ask(action)  # type: ignore[arg-type]
+        # ``type(action)`` (which ``t`` is) so that the type checker narrows ``action``
+        if type(action) is Discard:
+            self._plan_discard(action)
+            return None
+        if type(action) is Meld:
+            return self._plan_meld(action)
+        if type(action) is Add:
+            self._plan_add(action)
+            return None
+        if type(action) is GoOut:
+            return self._plan_go_out(action)
+        if type(action) is Ask:
+            self._plan_ask(action)
+            return None
         raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
     # -- the pile ----------------------------------------------------------------------------
-    def _plan_take(self, a: Take):
+    def _plan_take(self, a: Take) -> list[int]:
         opts = self.options
         r = self._top_rank()
         if a.rank != r:
@@ -488,7 +521,7 @@ class ClassicCanastaState(CanastaState):
         self._hand_after_rule(left, canastas_after, take=True)
         return used
 
-    def _check_specs(self, specs, exclude_rank: int | None = None) -> None:
+    def _check_specs(self, specs: Sequence[MeldSpec], exclude_rank: int | None = None) -> None:
         """CC-6.1–CC-6.4 for new melds listed in one action."""
         ratio = self.options.wild_ratio
         side = self._side()
@@ -518,7 +551,7 @@ class ClassicCanastaState(CanastaState):
                     + (", no more wild cards than natural cards" if ratio == "seed" else "")
                     + " and at most three wild cards")
 
-    def _take_candidates(self, r: int, counts) -> list[Take]:
+    def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (CC-8.5, CC-8.6), filtered by :meth:`_plan_take`."""
         side = self._side()
         tw, jk = counts[TWO], counts[JOKER]
@@ -545,7 +578,8 @@ class ClassicCanastaState(CanastaState):
         return self.options.stock_end_forced_take and self._forced_take()
 
     # -- meld phase --------------------------------------------------------------------------
-    def _meld_common(self, left: int, canastas_after: int, counts_after, melds_after) -> None:
+    def _meld_common(self, left: int, canastas_after: int, counts_after: Sequence[int],
+                     melds_after: dict[int, MeldState]) -> None:
         self._hand_after_rule(left, canastas_after)
         if self.permission is True and left >= 1:
             if not can_go_out(counts_after, melds_after, self._required(),
@@ -554,7 +588,7 @@ class ClassicCanastaState(CanastaState):
                     "CC-10.5", "your partner said \"yes\": you must go out this turn, and after "
                     "this you could not")
 
-    def _plan_meld(self, a: Meld):
+    def _plan_meld(self, a: Meld) -> list[int] | None:
         if self.b3_done:
             raise IllegalActionError("CC-9.5", "the black-three meld is the last meld of the turn")
         seat = self.turn
@@ -565,7 +599,8 @@ class ClassicCanastaState(CanastaState):
         if not specs:
             raise IllegalActionError("CC-6.1", "a meld needs cards")
         if len(specs) == 1 and specs[0].rank == 3:
-            return self._plan_black_threes(specs[0], counts)
+            self._plan_black_threes(specs[0], counts)
+            return None
         if melded and len(specs) > 1:
             raise IllegalActionError(
                 "CC-6.9", "your side has melded: lay down one new meld at a time")
@@ -589,7 +624,7 @@ class ClassicCanastaState(CanastaState):
         self._meld_common(left, canastas_after, counts_after, melds_after)
         return used
 
-    def _plan_black_threes(self, spec: MeldSpec, counts):
+    def _plan_black_threes(self, spec: MeldSpec, counts: Sequence[int]) -> None:
         side = self._side()
         if spec.wilds:
             raise IllegalActionError("CC-9.5", "a black-three meld has no wild cards")
@@ -610,7 +645,7 @@ class ClassicCanastaState(CanastaState):
         if reason is not None:
             raise IllegalActionError(*reason)
 
-    def _plan_add(self, a: Add):
+    def _plan_add(self, a: Add) -> None:
         if self.b3_done:
             raise IllegalActionError("CC-9.5", "the black-three meld is the last meld of the turn")
         side = self._side()
@@ -648,7 +683,7 @@ class ClassicCanastaState(CanastaState):
         melds_after[a.rank] = (m.naturals + a.naturals, m.twos + a.twos, m.jokers + a.jokers)
         self._meld_common(left, canastas_after, counts_after, melds_after)
 
-    def _plan_go_out(self, a: GoOut):
+    def _plan_go_out(self, a: GoOut) -> list[int]:
         opts = self.options
         seat = self.turn
         side = self.side_of[seat]
@@ -697,7 +732,7 @@ class ClassicCanastaState(CanastaState):
                     f"of {minimum}; these melds count {total}")
         return used
 
-    def _plan_discard(self, a: Discard):
+    def _plan_discard(self, a: Discard) -> None:
         if self.no_discard:
             raise IllegalActionError(
                 "CC-11.2", "the last card of the stock was a red three: no discard; 'pass' ends "
@@ -717,7 +752,7 @@ class ClassicCanastaState(CanastaState):
             raise IllegalActionError(
                 "CC-10.5", "your partner said \"yes\": this turn may end only by going out")
 
-    def _plan_ask(self, a: Ask):
+    def _plan_ask(self, a: Ask) -> None:
         opts = self.options
         seat = self.turn
         partners = self.partners(seat)
@@ -793,7 +828,8 @@ class ClassicCanastaState(CanastaState):
         must_go = perm is True
         b3max = self._b3_max()
 
-        def ok(left: int, ca: int, r: int, n: int, t: int, j: int, meld_after) -> bool:
+        def ok(left: int, ca: int, r: int, n: int, t: int, j: int,
+               meld_after: MeldState) -> bool:
             """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r."""
             if left <= 1 and (go_blocked or ca < req):
                 return False
@@ -814,7 +850,7 @@ class ClassicCanastaState(CanastaState):
                     slow.append(Ask(p))
             my = self.melds[side]
             if melded:
-                base_melds = self.side_melds(side) if must_go else None
+                base_melds = self.side_melds(side) if must_go else {}
                 pagat = ratio == "pagat"
                 wild_held = tw + jk
                 for r in NATURAL_RANKS:
@@ -895,7 +931,7 @@ class ClassicCanastaState(CanastaState):
                     out.append(DISCARDS[k])
         return out
 
-    def _go_out_candidates(self, counts) -> list[GoOut]:
+    def _go_out_candidates(self, counts: Sequence[int]) -> list[GoOut]:
         """Concealed going-out actions for a side that has not melded (CC-6.9, CC-10.6)."""
         out: list[GoOut] = []
         ratio = self.options.wild_ratio
@@ -927,30 +963,32 @@ class ClassicCanastaState(CanastaState):
         return out
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
-        if t is Answer:
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+                      plan: object, phase: str) -> None:
+        # ``type(action)`` (which ``t`` is) so that the type checker narrows ``action``
+        if type(action) is Answer:
             self._log(seat, text, "")
             self.permission = action.yes
             self._phase = MELD
         elif t is Draw:
             self._do_draw(text)
-        elif t is Take:
-            self._do_take(action, plan, text)
+        elif type(action) is Take:
+            self._do_take(action, text)
         elif t is Pass:
             self._log(seat, text)
             self._end_hand("last_red_three" if self.no_discard else "stock_exhausted", None)
-        elif t is Ask:
+        elif type(action) is Ask:
             self._log(seat, text, "")
             self.asked = True
             self.asker_partner = action.partner
             self._phase = CONSENT
-        elif t is Discard:
+        elif type(action) is Discard:
             self._do_discard(action.kind, text)
-        elif t is Meld:
+        elif type(action) is Meld:
             self._do_meld(action, text)
-        elif t is Add:
+        elif type(action) is Add:
             self._do_add(action, text)
-        elif t is GoOut:
+        elif type(action) is GoOut:
             self._do_go_out(action, text)
         else:
             raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
@@ -967,7 +1005,7 @@ class ClassicCanastaState(CanastaState):
             else:
                 self.no_discard = True
 
-    def _do_take(self, a: Take, used, text: str) -> None:
+    def _do_take(self, a: Take, text: str) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1071,12 +1109,14 @@ class ClassicCanastaState(CanastaState):
         hand &= ~m
         n, t, j = a.naturals, a.twos, a.jokers
         old = mymelds[a.rank]
+        assert old is not None  # _plan_add refused an addition to no meld (CC-6.5)
         if not (self.new_ranks >> a.rank) & 1:
             self.conceal_ok = False  # added to a meld made before this turn (CC-10.6)
         mymelds[a.rank] = old.plus(m, n, t, j)
         self._after_meld(seat, side, hand, mymelds, text)
 
-    def _after_meld(self, seat, side, hand, mymelds, text) -> None:
+    def _after_meld(self, seat: int, side: int, hand: int, mymelds: list[CanastaMeld | None],
+                    text: str) -> None:
         self.melds = set_item(self.melds, side, tuple(mymelds))
         self.hands = set_item(self.hands, seat, hand)
         self.known = set_item(self.known, seat, self.known[seat] & hand)
@@ -1136,11 +1176,9 @@ class ClassicCanastaState(CanastaState):
         self._end_hand("went_out_concealed" if concealed else "went_out", seat)
 
     # ------------------------------------------------------------------ scoring
-    def _score_hand(self, how: str, went_out: int | None):
+    def _score_hand(self, how: str, went_out: int | None) -> HandScore:
         """Score the hand (CC-12); the game ends by CC-13."""
-        from meldhall.games.classic_canasta.scoring import score_hand
-
-        return score_hand(self, how, went_out)
+        return self._scorer(how, went_out)
 
     def _target(self) -> int:
         return self.options.target
@@ -1170,34 +1208,34 @@ class ClassicCanastaState(CanastaState):
             a = Ask(ps[0])
         return a
 
-    def observation(self, seat: int):
+    def observation(self, seat: int) -> ClassicCanastaObservation:
         """What ``seat`` may know (CC-5.9); see :class:`ClassicCanastaObservation`."""
-        from meldhall.games.classic_canasta.observation import ClassicCanastaObservation
-
-        return ClassicCanastaObservation.from_state(self, seat)
+        return self._observation_class.from_state(self, seat)
 
 
-_BLOCKS: dict = {}
+#: Cached blocks of candidate additions and new melds, by ``(r, n, top_w, tw, jk)``.
+_ADD_BLOCKS: dict[tuple[int, int, int, int, int], list[Add]] = {}
+_MELD_BLOCKS: dict[tuple[int, int, int, int, int], list[Meld]] = {}
 
 
-def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list:
+def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Add]:
     """The additions of ``n`` naturals and up to ``top_w`` wild cards to a meld of ``r``, in
     the order the meld-phase loop lists them (cached: the same blocks recur constantly)."""
-    key = ("a", r, n, top_w, tw, jk)
-    block = _BLOCKS.get(key)
+    key = (r, n, top_w, tw, jk)
+    block = _ADD_BLOCKS.get(key)
     if block is None:
-        block = _BLOCKS[key] = [
+        block = _ADD_BLOCKS[key] = [
             interned_add(r, n, t, w - t) for w in range(top_w + 1) if n + w
             for t in range(min(tw, w), -1, -1) if w - t <= jk]
     return block
 
 
-def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list:
+def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
     """New melds of ``n`` naturals of ``r`` and enough wild cards (cached, in loop order)."""
-    key = ("m", r, n, top_w, tw, jk)
-    block = _BLOCKS.get(key)
+    key = (r, n, top_w, tw, jk)
+    block = _MELD_BLOCKS.get(key)
     if block is None:
-        block = _BLOCKS[key] = [
+        block = _MELD_BLOCKS[key] = [
             interned_meld(r, n, t, w - t) for w in range(3 - n if n < 3 else 0, top_w + 1)
             for t in range(min(tw, w), -1, -1) if w - t <= jk]
     return block

@@ -1,7 +1,14 @@
 """Railroad Canasta for 2 to 8 players (docs/rules/railroad-canasta.md)."""
 
+from meldhall.games.railroad_canasta.observation import RailroadCanastaObservation
 from meldhall.games.railroad_canasta.options import PRESETS, RailroadCanastaOptions
+from meldhall.games.railroad_canasta.scoring import score_hand
 from meldhall.games.railroad_canasta.state import PHASES, RailroadCanastaState, new_game
+
+# The state imports none of the modules built on it (observation, scoring, position); the
+# package ties in what it calls.  Importing any module of the package runs this first.
+RailroadCanastaState._observation_class = RailroadCanastaObservation
+RailroadCanastaState._scorer = score_hand
 
 #: The game's registry entry: name, seat counts, rule prefix, rules file, state and options.
 NAME, PLAYER_COUNTS = "railroad-canasta", tuple(range(2, 9))

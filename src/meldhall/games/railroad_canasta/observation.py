@@ -7,11 +7,15 @@ included, until its owner becomes kitty-eligible (RR-10.2); then the owner sees 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from meldhall.games.canasta.actions import rank_order
+from meldhall.games.canasta.engine import CanastaState
 from meldhall.games.canasta.observation import CanastaObservation
+from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
+from meldhall.games.railroad_canasta.state import RailroadCanastaState
 
 __all__ = ["RailroadCanastaObservation"]
 
@@ -29,8 +33,10 @@ class RailroadCanastaObservation(CanastaObservation):
     GAME: ClassVar[str] = "railroad-canasta"
     TITLE: ClassVar[str] = "Railroad Canasta"
 
+    options: RailroadCanastaOptions
+
     @classmethod
-    def _private_of(cls, state, seat: int) -> dict:
+    def _private_of(cls, state: RailroadCanastaState, seat: int) -> dict[str, Any]:
         visible = state.kitty_open(seat)
         return {
             "kitty": state.kitties[seat] if visible else None,
@@ -72,7 +78,7 @@ class RailroadCanastaObservation(CanastaObservation):
             seen |= self.private["kitty"]
         return seen
 
-    def sample_state(self, rng):
+    def sample_state(self, rng: random.Random) -> CanastaState:
         """A full state consistent with this observation (see the base class).
 
         A live state in which the player to act has no legal action cannot be the real one:
@@ -87,9 +93,7 @@ class RailroadCanastaObservation(CanastaObservation):
             st = super().sample_state(rng)
         return st
 
-    def _state_class(self):
-        from meldhall.games.railroad_canasta.state import RailroadCanastaState
-
+    def _state_class(self) -> type[RailroadCanastaState]:
         return RailroadCanastaState
 
     def _hidden_packets(self) -> list[tuple[str, int, int, bool]]:
@@ -97,8 +101,9 @@ class RailroadCanastaObservation(CanastaObservation):
         return [("kitty", s, sizes[s], True) for s in range(self.players)
                 if sizes[s] and not (s == self.seat and self.private["kitty"] is not None)]
 
-    def _fill_packets(self, state, filled: dict) -> None:
-        kitties = []
+    def _fill_packets(self, state: RailroadCanastaState,
+                      filled: dict[tuple[str, int], int]) -> None:
+        kitties: list[int] = []
         for s in range(self.players):
             if s == self.seat and self.private["kitty"] is not None:
                 kitties.append(self.private["kitty"])

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from meldhall.errors import OptionsError
 from meldhall.options import (
@@ -88,7 +88,7 @@ class RailroadCanastaOptions(GameOptions):
     target_score: int = 20000
     minimum_count_table: tuple[tuple[int, int], ...] | None = None
     go_out_requirement: str = "all_four"
-    canasta_bonuses: dict | None = None
+    canasta_bonuses: dict[str, int] | None = None
     going_out_bonus: int = 100
     red_three_bonus: int = 100
     red_three_replacement: bool = True
@@ -98,7 +98,7 @@ class RailroadCanastaOptions(GameOptions):
     must_take_kitty_before_going_out: bool = False
     take_with_natural_and_wild: bool = False
     stock_end_take: str = "voluntary"
-    max_wild_in_natural_meld: int | str = 3
+    max_wild_in_natural_meld: Literal[3, 2, "wild_le_natural"] = 3
     sevens_lock: str = "every_player"
     upcard_wild_freezes: bool = True
     tie_rule: str = "play_on"
@@ -165,7 +165,7 @@ class RailroadCanastaOptions(GameOptions):
         m = self.max_wild_in_natural_meld
         if m == "wild_le_natural":
             return min(3, naturals)
-        return m  # type: ignore[return-value]
+        return m
 
 
 PRESETS: dict[str, dict[str, Any]] = {

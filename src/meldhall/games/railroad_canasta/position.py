@@ -11,7 +11,10 @@ from typing import Any
 
 from meldhall.cards import JOKER
 from meldhall.errors import RecordError
+from meldhall.games.canasta.engine import CanastaMeld
 from meldhall.games.canasta.position import CardReader, PositionCodec, _rank_text, seat_mask
+from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
+from meldhall.games.railroad_canasta.state import Closed, RailroadCanastaState, canasta_type
 
 __all__ = ["dump_position", "load_position"]
 
@@ -20,10 +23,10 @@ class _RailroadCodec(PositionCodec):
     game = "railroad-canasta"
     prefix = "RR"
 
-    def score_columns(self, opts) -> int:
+    def score_columns(self, opts: RailroadCanastaOptions) -> int:
         return opts.player_count
 
-    def dump_extra(self, s, d: dict[str, Any]) -> None:
+    def dump_extra(self, s: RailroadCanastaState, d: dict[str, Any]) -> None:
         pack = s.pack
         d["kitties"] = [self.cards(pack, k) for k in s.kitties]
         d["kitty_taken"] = [x for x in range(s.players) if (s.kitty_taken >> x) & 1]
@@ -31,9 +34,7 @@ class _RailroadCodec(PositionCodec):
                        for side in s.closed]
         d["turn_state"]["black_three_meld_made"] = s.b3_done
 
-    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:
-        from meldhall.games.railroad_canasta.state import canasta_type
-
+    def load_extra(self, s: RailroadCanastaState, d: dict[str, Any], rd: CardReader) -> None:
         n = s.players
         kitties = d.get("kitties", [[] for _ in range(n)])
         if len(kitties) != n:
@@ -44,9 +45,9 @@ class _RailroadCodec(PositionCodec):
         for x in range(n):
             if (taken >> x) & 1 and s.kitties[x]:
                 raise RecordError(f"seat {x}'s kitty is taken but still holds cards (RR-10.3)")
-        closed = []
+        closed: list[tuple[Closed, ...]] = []
         for seat, lst in enumerate(d.get("closed", [[] for _ in range(n)])):
-            row = []
+            row: list[Closed] = []
             for c in lst:
                 m = rd.meld(c, f"closed: seat {seat}")
                 if m.size != 7:
@@ -64,15 +65,15 @@ class _RailroadCodec(PositionCodec):
         if rd.check_rules:
             self._check_kitties(s)
 
-    def has_melded(self, s, seat: int) -> bool:
+    def has_melded(self, s: RailroadCanastaState, seat: int) -> bool:
         return s.has_melded(seat)
 
     @staticmethod
-    def _eligible(s, seat: int) -> bool:
+    def _eligible(s: RailroadCanastaState, seat: int) -> bool:
         """RR-10.2: a completed canasta that is not black (canastas never leave the table)."""
         return any(kind != "black" for kind, _ in s.closed[seat])
 
-    def _check_kitties(self, s) -> None:
+    def _check_kitties(self, s: RailroadCanastaState) -> None:
         """A kitty stays whole until taken (RR-4.4, RR-10.3); only an eligible player takes it
         (RR-10.2); the kitty phase and the going-out-or-kitty choice are only for an eligible
         player whose kitty is still untaken (RR-10.3, RR-11.7)."""
@@ -100,7 +101,7 @@ class _RailroadCodec(PositionCodec):
             raise RecordError(f"phase: the going-out-or-kitty choice follows a discard of the "
                               f"last card, but seat {t} still holds cards (RR-11.7)")
 
-    def check_melds(self, s) -> None:
+    def check_melds(self, s: RailroadCanastaState) -> None:
         """RR-6.1–RR-6.5, RR-6.8 for the unfinished melds and the closed canastas."""
         for seat in range(s.players):
             for m in s.melds[seat]:
@@ -130,7 +131,7 @@ class _RailroadCodec(PositionCodec):
                 self._shape(s, m, where)
 
     @staticmethod
-    def _shape(s, m, where: str) -> None:
+    def _shape(s: RailroadCanastaState, m: CanastaMeld, where: str) -> None:
         if m.rank == 2:
             raise RecordError(f"{where}: a meld of wild cards is written with rank \"wild\" "
                               "(RR-6.4)")
@@ -149,7 +150,7 @@ class _RailroadCodec(PositionCodec):
                               "meld needs at least two natural cards and at most "
                               f"{limit} wild cards (RR-6.2)")
 
-    def check_pile(self, s, d: dict[str, Any]) -> None:
+    def check_pile(self, s: RailroadCanastaState, d: dict[str, Any]) -> None:
         """A red three reaches the pile only as the upcard, never covered when turned (RR-4.8,
         RR-9.1).  ``pile_frozen`` follows from the cards (RR-8.3): a red three upcard or a wild
         card above the bottom freezes it, and so does a wild bottom card under
@@ -193,11 +194,11 @@ class _RailroadCodec(PositionCodec):
 _CODEC = _RailroadCodec()
 
 
-def dump_position(state) -> dict[str, Any]:
+def dump_position(state: RailroadCanastaState) -> dict[str, Any]:
     """The position document of a Railroad Canasta state."""
     return _CODEC.dump(state)
 
 
-def load_position(data: dict[str, Any], *, check_rules: bool = True):
+def load_position(data: dict[str, Any], *, check_rules: bool = True) -> RailroadCanastaState:
     """A Railroad Canasta state from a position document (raises RecordError)."""
     return _CODEC.load(data, check_rules=check_rules)

@@ -6,19 +6,16 @@ to the hand score.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from meldhall.game import ScoreLine, SideResult
 from meldhall.games.canasta.actions import format_kind, rank_order
+from meldhall.games.canasta.engine import CanastaMeld
 from meldhall.games.canasta.values import CLASSIC_VALUES as V
-
-if TYPE_CHECKING:
-    from meldhall.games.railroad_canasta.state import RailroadCanastaState
+from meldhall.games.railroad_canasta.state import HandScore, RailroadCanastaState
 
 __all__ = ["score_hand", "hand_lines"]
 
 
-def _value(m) -> int:
+def _value(m: CanastaMeld) -> int:
     return m.naturals * V[m.rank] + m.twos * V[2] + m.jokers * V[0] if m.rank else \
         m.twos * V[2] + m.jokers * V[0]
 
@@ -27,7 +24,8 @@ def _name(rank: int) -> str:
     return "wild" if rank == 0 else format_kind(rank)
 
 
-def hand_lines(state, seat: int, rule: str, label: str, mask: int, red_value: int = 0):
+def hand_lines(state: RailroadCanastaState, seat: int, rule: str, label: str, mask: int,
+               red_value: int = 0) -> list[ScoreLine]:
     """A penalty line for the cards of ``mask`` (hand or kitty), or ``[]`` when empty."""
     if not mask:
         return []
@@ -38,14 +36,14 @@ def hand_lines(state, seat: int, rule: str, label: str, mask: int, red_value: in
     return [ScoreLine(rule, f"seat {seat} {label} " + " ".join(str(c) for c in cards), -points)]
 
 
-def score_hand(state: RailroadCanastaState, how: str, went_out: int | None):
+def score_hand(state: RailroadCanastaState, how: str, went_out: int | None) -> HandScore:
     """Score the hand that just ended (RR-13.1–RR-13.6).
 
     Returns ``(results, new_scores)``: a :class:`SideResult` per player and the cumulative
     scores after the hand.
     """
     opts = state.options
-    results = []
+    results: list[SideResult] = []
     new_scores = list(state.scores)
     for seat in range(state.players):
         lines: list[ScoreLine] = []

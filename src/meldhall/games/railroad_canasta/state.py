@@ -19,9 +19,12 @@ Phases (``state.phase``):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, ClassVar, NoReturn
+
 from meldhall.cards import JOKER
 from meldhall.errors import IllegalActionError
-from meldhall.game import Action
+from meldhall.game import Action, SideResult
 from meldhall.games.canasta.actions import (
     NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Discard, Draw, GoOutNow, Kitty, Meld,
     MeldDone, MeldSpec, Pass, Stage, Take, Withdraw, canonical_specs, format_kind,
@@ -35,6 +38,10 @@ from meldhall.games.canasta.engine import (
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.railroad_canasta.options import CANASTA_TYPES, RailroadCanastaOptions
 
+if TYPE_CHECKING:
+    # for annotations only: the observation module imports this one, never the reverse
+    from meldhall.games.railroad_canasta.observation import RailroadCanastaObservation
+
 __all__ = ["RailroadCanastaState", "new_game", "canasta_type"]
 
 DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER = (
@@ -46,11 +53,17 @@ _PASS, _KITTY, _OUT = Pass(), Kitty(), GoOutNow()
 #: Meld categories: the wild meld (slot 0), then natural ranks (7 = sevens).
 _CATEGORIES = (JOKER,) + NATURAL_RANKS
 
+#: A scored hand: a :class:`SideResult` per player and the cumulative scores after it.
+HandScore = tuple[tuple[SideResult, ...], tuple[int, ...]]
+#: A closed canasta: its type (RR-6.9) and the meld.
+Closed = tuple[str, CanastaMeld]
 
-_BLOCKS: dict = {}
+_Make = Callable[[int, int, int, int], Add | Meld]
+_BLOCKS: dict[tuple[_Make, int, int, int, int, int, int], list[Add | Meld]] = {}
 
 
-def _block(make, r: int, n: int, lo: int, top: int, tw: int, jk: int) -> list:
+def _block(make: _Make, r: int, n: int, lo: int, top: int, tw: int,
+           jk: int) -> list[Add | Meld]:
     """The candidate actions ``make(r, n, t, j)`` for every wild split from ``lo`` to ``top``
     (cached: the same blocks recur all game long)."""
     key = (make, r, n, lo, top, tw, jk)
@@ -78,6 +91,20 @@ class RailroadCanastaState(CanastaState):
     """
 
     game_name = "railroad-canasta"
+
+    options: RailroadCanastaOptions
+    # the attributes of Railroad's own ``__slots__``
+    kitties: tuple[int, ...]                 #: untaken kitty per seat (bitmask)
+    kitty_taken: int                         #: bitmask of the seats that took their kitty
+    closed: tuple[tuple[Closed, ...], ...]   #: closed canastas per seat, in order closed
+    b3_done: bool                            #: a black-three meld was made this turn
+
+    # Wired by the package (``meldhall/games/railroad_canasta/__init__.py``): the modules built
+    # on the state are imported by it, never by the state, so the imports run one way.
+    #: The observation class (:mod:`meldhall.games.railroad_canasta.observation`).
+    _observation_class: ClassVar[type[RailroadCanastaObservation]]
+    #: Scores an ended hand (:func:`meldhall.games.railroad_canasta.scoring.score_hand`).
+    _scorer: ClassVar[Callable[[RailroadCanastaState, str, int | None], HandScore]]
 
     __slots__ = ("kitties", "kitty_taken", "closed", "b3_done")
 
@@ -223,10 +250,11 @@ class RailroadCanastaState(CanastaState):
                               "in a meld of a natural rank")
         return None
 
-    def _check_new_specs(self, specs, seat: int, taken_rank: int | None = None) -> None:
+    def _check_new_specs(self, specs: Sequence[MeldSpec], seat: int,
+                         taken_rank: int | None = None) -> None:
         """Check new melds of one action, including RR-6.7 (one unfinished meld per category)."""
         open_ = self.melds[seat]
-        unfinished = set()
+        unfinished: set[int] = set()
         if taken_rank is not None:
             unfinished.add(taken_rank)
         for s in specs:
@@ -245,8 +273,8 @@ class RailroadCanastaState(CanastaState):
     def _after_types(self, seat: int, closing: list[str]) -> set[str]:
         return self.canasta_types(seat) | set(closing)
 
-    def _leave_problem(self, seat: int, counts_after, closing: list[str],
-                       counts_before=None) -> tuple[str, str] | None:
+    def _leave_problem(self, seat: int, counts_after: Sequence[int], closing: list[str],
+                       counts_before: Sequence[int] | None = None) -> tuple[str, str] | None:
         """RR-5.7 and RR-5.8 for an action that leaves ``counts_after`` in hand."""
         left = sum(counts_after)
         types = self._after_types(seat, closing)
@@ -300,14 +328,14 @@ class RailroadCanastaState(CanastaState):
 
     def _unfinished_staged(self) -> set[int]:
         """Categories with an unfinished (under seven cards) staged meld (RR-6.7)."""
-        out = set()
+        out: set[int] = set()
         for i, sp in enumerate(self.staged):
             size = sp.size + (1 if i == 0 and self.staged_up else 0)
             if size < 7:
                 out.add(sp.rank)
         return out
 
-    def _check_stage(self, spec: MeldSpec, upcard: bool, avail) -> None:
+    def _check_stage(self, spec: MeldSpec, upcard: bool, avail: Sequence[int]) -> None:
         """RR-6.11: a staged meld is checked against RR-6.1–RR-6.4, RR-6.6 and RR-6.8, and
         against RR-6.7 counting the other staged melds; the upcard's meld also against
         RR-8.4, RR-8.5 and RR-8.7."""
@@ -364,13 +392,13 @@ class RailroadCanastaState(CanastaState):
 
     def _forced_meldings(self) -> list[tuple[MeldSpec, ...]]:
         """RR-12.4 for a player who has not melded: the sevens meldings that commit."""
-        def compute():
+        def compute() -> list[tuple[MeldSpec, ...]]:
             counts = self._counts()
             return [specs for specs in self._first_melds(counts, 0, 0, sevens_only=True)
                     if self.is_legal_commit(Meld(specs))]
         return self._cached("forced_meldings", compute)
 
-    def is_legal_commit(self, full) -> bool:
+    def is_legal_commit(self, full: Action) -> bool:
         """Whether a melding would pass its commit check (RR-6.11), without staging it."""
         try:
             self._plan_commit(full)
@@ -378,7 +406,7 @@ class RailroadCanastaState(CanastaState):
             return False
         return True
 
-    def _stage_actions(self, avail, phase: str) -> list:
+    def _stage_actions(self, avail: Sequence[int], phase: str) -> list[Stage]:
         """Every stage of a new meld from ``avail``, valid by construction (RR-6.1–RR-6.4,
         RR-6.7 against the staged melds); under the sevens lock only the sevens meldings that
         can commit (RR-12.4)."""
@@ -389,7 +417,7 @@ class RailroadCanastaState(CanastaState):
         unfinished = self._unfinished_staged()
         tw, jk = avail[TWO], avail[JOKER]
         limit = self.options.wild_limit
-        out = []
+        out: list[Stage] = []
         for r in _CATEGORIES:
             if r == JOKER:
                 lo = 7 if JOKER in unfinished else 3
@@ -409,11 +437,11 @@ class RailroadCanastaState(CanastaState):
                 out.append(interned_stage(BLACK3, b, 0, 0))
         return out
 
-    def _forced_stages(self) -> list:
+    def _forced_stages(self) -> list[Stage]:
         """RR-12.4: the next stages of the committable sevens meldings that extend what is
         staged (so a forced melding always reaches its commit)."""
         staged = list(self.staged)
-        out = []
+        out: list[Stage] = []
         for specs in self._forced_meldings():
             rest = list(specs)
             ok = True
@@ -430,12 +458,12 @@ class RailroadCanastaState(CanastaState):
                         out.append(a)
         return out
 
-    def _plan_staging(self, action, t, ph: str):
+    def _plan_staging(self, action: Action, t: type[Action], ph: str) -> object:
         if t is Withdraw and ph == MELD and self.staged and self._sevens_forced():
             raise IllegalActionError(
                 "RR-12.4", "under the sevens lock the sevens melding is made at once: stage the "
                 "rest of it and commit ('meld done')")
-        if t is Stage and ph == MELD and self._sevens_forced() and self.staged \
+        if type(action) is Stage and ph == MELD and self._sevens_forced() and self.staged \
                 and self.stages < STAGE_LIMIT:
             if interned_stage(action.spec.rank, action.spec.naturals, action.spec.twos,
                               action.spec.jokers) not in self._forced_stages():
@@ -444,7 +472,7 @@ class RailroadCanastaState(CanastaState):
                     "melding you can commit")
         return super()._plan_staging(action, t, ph)
 
-    def _staging_tail(self) -> list:
+    def _staging_tail(self) -> list[Action]:
         if self.staged and self._phase == MELD and self._sevens_forced():
             return [a for a in (MeldDone(),) if self.is_legal(a)]
         return super()._staging_tail()
@@ -452,9 +480,9 @@ class RailroadCanastaState(CanastaState):
     def _compound_options(self) -> list[Action]:
         """The one-action meldings of a player who has not melded (RR-6.11 shorthand)."""
         if self._phase == DRAW:
-            def first_melds(sub, tw, jk, r):
-                for extra in self._first_melds(sub, tw, jk):
-                    yield extra
+            def first_melds(sub: Sequence[int], tw: int, jk: int,
+                            r: int) -> Iterator[tuple[MeldSpec, ...]]:
+                yield from self._first_melds(sub, tw, jk)
             return list(self._compound_takes(first_melds))
         counts = self._counts()
         if self._sevens_forced():
@@ -462,12 +490,13 @@ class RailroadCanastaState(CanastaState):
         return self._filter_legal([Meld(specs) for specs in
                                    self._first_melds(counts, counts[TWO], counts[JOKER])])
 
-    def _plan_staged_discard(self, action):
+    def _plan_staged_discard(self, action: Discard) -> NoReturn:
         raise IllegalActionError(
             "RR-6.11", "you have staged melds: commit them ('meld done') or withdraw them "
             "('withdraw all') before discarding")
 
-    def _extras_largest_first(self, rest, up_rank: int, need: int):
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
+                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (RR-7.3), largest first, one per category; sets whose
         best completion cannot reach ``need`` points are skipped."""
         cats = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -476,7 +505,7 @@ class RailroadCanastaState(CanastaState):
         for i in range(len(cats) - 1, -1, -1):
             best[i] = best[i + 1] + min(rest[cats[i]], 7) * V[cats[i]]
 
-        def rec(i: int, tl: int, jl: int, got: int):
+        def rec(i: int, tl: int, jl: int, got: int) -> Iterator[tuple[MeldSpec, ...]]:
             if got + best[i] + tl * V[TWO] + jl * V[JOKER] < need:
                 return
             if i == len(cats):
@@ -503,7 +532,7 @@ class RailroadCanastaState(CanastaState):
             yield canonical_specs(specs)
 
     # ------------------------------------------------------------------ legality
-    def _plan_phase(self, action: Action, t, ph: str):
+    def _plan_phase(self, action: Action, t: type[Action], ph: str) -> list[int] | None:
         if ph == CHOICE:
             if t is GoOutNow:
                 if not self._can_go_out_on(self.turn, self._last_kind(), self.canasta_types(
@@ -537,12 +566,15 @@ class RailroadCanastaState(CanastaState):
             raise IllegalActionError(
                 "RR-12.4", "you hold only sevens under the sevens lock: you must meld every "
                 "seven you can")
-        if t is Discard:
-            return self._plan_discard(action)  # type: ignore[arg-type]
-        if t is Meld:
-            return self._plan_meld(action, forced)  # type: ignore[arg-type]
-        if t is Add:
-            return self._plan_add(action, forced)  # type: ignore[arg-type]
+        # ``type(action)`` (which ``t`` is) so that the type checker narrows ``action``
+        if type(action) is Discard:
+            self._plan_discard(action)
+            return None
+        if type(action) is Meld:
+            return self._plan_meld(action, forced)
+        if type(action) is Add:
+            self._plan_add(action, forced)
+            return None
         if t is Pass:
             raise IllegalActionError("RR-5.2", "a turn ends with a discard")
         raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
@@ -550,11 +582,10 @@ class RailroadCanastaState(CanastaState):
     def _last_kind(self) -> int:
         return self.pack.rank_of[self.pile[-1]] if self.pile else -1
 
-    def _is_sevens_meld(self, action) -> bool:
-        t = type(action)
-        if t is Add:
+    def _is_sevens_meld(self, action: Action) -> bool:
+        if type(action) is Add:
             return action.rank == SEVEN and not action.twos and not action.jokers
-        if t is Meld:
+        if type(action) is Meld:
             return all(s.rank == SEVEN and not s.wilds for s in action.melds)
         return False
 
@@ -565,7 +596,7 @@ class RailroadCanastaState(CanastaState):
         return h > 0 and c[SEVEN] == h and self._locked_now()
 
     # -- taking the pile ---------------------------------------------------------------------
-    def _plan_take(self, a: Take):
+    def _plan_take(self, a: Take) -> list[int]:
         opts = self.options
         r = self._top_rank()
         name = format_kind(r)
@@ -640,7 +671,7 @@ class RailroadCanastaState(CanastaState):
             raise IllegalActionError(problem[0], problem[1] + " (counting the pile's cards)")
         return used
 
-    def _take_candidates(self, r: int, counts) -> list[Take]:
+    def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
         :meth:`_plan_take`."""
         seat = self.turn
@@ -665,7 +696,8 @@ class RailroadCanastaState(CanastaState):
         return self.options.stock_end_take == "compulsory" and self._forced_take()
 
     # -- melding -----------------------------------------------------------------------------
-    def _first_melds(self, counts, twos: int, jokers: int, *, sevens_only: bool = False):
+    def _first_melds(self, counts: Sequence[int], twos: int, jokers: int, *,
+                     sevens_only: bool = False) -> Iterator[tuple[MeldSpec, ...]]:
         """Every set of new melds (each 3–7 cards) from ``counts``; the first melding of a
         hand is one such set (RR-6.11).  Per category: any number of seven-card canastas and
         at most one unfinished meld (RR-6.7)."""
@@ -677,7 +709,7 @@ class RailroadCanastaState(CanastaState):
                                              (k != JOKER and counts[k] >= 2)]
         limit = self.options.wild_limit
 
-        def one(r: int, nat: int, t_left: int, j_left: int):
+        def one(r: int, nat: int, t_left: int, j_left: int) -> Iterator[MeldSpec]:
             if r == JOKER:
                 for t, j in wild_splits(3, min(7, t_left + j_left), t_left, j_left):
                     yield MeldSpec(JOKER, 0, t, j)
@@ -687,7 +719,8 @@ class RailroadCanastaState(CanastaState):
                 for t, j in wild_splits(max(0, 3 - n), max_w, t_left, j_left):
                     yield MeldSpec(r, n, t, j)
 
-        def cat(r: int, nat: int, t_left: int, j_left: int, prev):
+        def cat(r: int, nat: int, t_left: int, j_left: int, prev: tuple[int, int, int] | None
+                ) -> Iterator[tuple[tuple[MeldSpec, ...], int, int]]:
             yield (), t_left, j_left
             for sp in one(r, nat, t_left, j_left):
                 key = (-sp.size, -sp.naturals, -sp.twos)
@@ -700,7 +733,7 @@ class RailroadCanastaState(CanastaState):
                 else:
                     yield (sp,), tl, jl
 
-        def rec(i: int, t_left: int, j_left: int):
+        def rec(i: int, t_left: int, j_left: int) -> Iterator[tuple[MeldSpec, ...]]:
             if i == len(cats):
                 yield ()
                 return
@@ -713,10 +746,10 @@ class RailroadCanastaState(CanastaState):
             if specs:
                 yield specs
 
-    def _closing_of(self, specs) -> list[str]:
+    def _closing_of(self, specs: Iterable[MeldSpec]) -> list[str]:
         return [canasta_type(s.rank, s.naturals, s.wilds) for s in specs if s.size == 7]
 
-    def _plan_meld(self, a: Meld, forced: bool = False):
+    def _plan_meld(self, a: Meld, forced: bool = False) -> list[int] | None:
         seat = self.turn
         counts = self._counts()
         specs = a.melds
@@ -727,7 +760,8 @@ class RailroadCanastaState(CanastaState):
         if any(s.rank == BLACK3 for s in specs):
             if len(specs) != 1:
                 raise IllegalActionError("RR-6.5", "the black-three meld is made on its own")
-            return self._plan_black_threes(specs[0], counts)
+            self._plan_black_threes(specs[0], counts)
+            return None
         melded = self.has_melded(seat)
         if melded and len(specs) > 1:
             raise IllegalActionError(
@@ -744,7 +778,7 @@ class RailroadCanastaState(CanastaState):
                 raise IllegalActionError(*problem)
         return used
 
-    def _plan_add(self, a: Add, forced: bool = False):
+    def _plan_add(self, a: Add, forced: bool = False) -> None:
         seat = self.turn
         if self.b3_done:
             raise IllegalActionError("RR-6.5", "the black-three meld is the last meld of the turn")
@@ -780,7 +814,7 @@ class RailroadCanastaState(CanastaState):
                 raise IllegalActionError(*problem)
         return None
 
-    def _plan_black_threes(self, spec: MeldSpec, counts):
+    def _plan_black_threes(self, spec: MeldSpec, counts: Sequence[int]) -> None:
         seat = self.turn
         if spec.wilds:
             raise IllegalActionError("RR-6.5", "a black-three meld has no wild cards")
@@ -801,7 +835,7 @@ class RailroadCanastaState(CanastaState):
                    else ""))
         return None
 
-    def _plan_discard(self, a: Discard):
+    def _plan_discard(self, a: Discard) -> None:
         seat = self.turn
         counts = self._counts()
         if not 0 <= a.kind < 14 or counts[a.kind] < 1:
@@ -852,7 +886,7 @@ class RailroadCanastaState(CanastaState):
         slow: list[Action] = []
         melded = self.has_melded(seat)
 
-        def offer(a, size: int, sevens_used: int) -> None:
+        def offer(a: Action, size: int, sevens_used: int) -> None:
             if fast and h - size >= 2 and nonseven - (size - sevens_used) > 0:
                 out.append(a)
             else:
@@ -921,13 +955,15 @@ class RailroadCanastaState(CanastaState):
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action, t, seat: int, text: str, plan, phase: str) -> None:
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+                      plan: object, phase: str) -> None:
+        # ``type(action)`` (which ``t`` is) where the type checker is to narrow ``action``
         if t is Draw:
             placed, _ = self._draw_cards(seat, self.options.stock_draw,
                                          self.options.red_three_replacement)
             self._log(seat, text, ("places " + " ".join(placed)) if placed else "")
             self._enter_meld()
-        elif t is Take:
+        elif type(action) is Take:
             self._do_take(action, text)
         elif t is Pass:
             self._log(seat, text)
@@ -940,9 +976,9 @@ class RailroadCanastaState(CanastaState):
         elif t is GoOutNow:
             self._log(seat, text)
             self._end_hand("went_out", seat)
-        elif t is Discard:
+        elif type(action) is Discard:
             self._do_discard(action.kind, text)
-        elif t is Meld or t is Add:
+        elif type(action) is Meld or type(action) is Add:
             self._do_meld(action, text)
         else:
             raise IllegalActionError("RR-5.2", f"{action} is not a Railroad Canasta action")
@@ -959,7 +995,7 @@ class RailroadCanastaState(CanastaState):
             m = CanastaMeld(rank, mask, n, t, j, False, seat)
         else:
             m = old.plus(mask, n, t, j)
-        kind = None
+        kind: str | None = None
         if m.size >= 7 and rank != BLACK3:
             kind = canasta_type(rank, m.naturals, m.wilds)
             self.closed = set_item(self.closed, seat, self.closed[seat] + ((kind, m),))
@@ -998,14 +1034,15 @@ class RailroadCanastaState(CanastaState):
         self._log(seat, text, note)
         self._enter_meld()
 
-    def _do_meld(self, a, text: str) -> None:
+    def _do_meld(self, a: Meld | Add, text: str) -> None:
         seat = self.turn
         hand = self.hands[seat]
         avoid = self._known_last(seat, hand)
-        is_new = type(a) is not Add
-        if not is_new:
-            specs = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
+        if isinstance(a, Add):
+            is_new = False
+            specs: tuple[MeldSpec, ...] = (MeldSpec(a.rank, a.naturals, a.twos, a.jokers),)
         else:
+            is_new = True
             specs = a.melds
         for spec in specs:
             m = self._pick_spec(spec.rank, spec.naturals, spec.twos, spec.jokers, hand, avoid)
@@ -1089,11 +1126,9 @@ class RailroadCanastaState(CanastaState):
         self._begin_turn((seat + 1) % self.players)
 
     # ------------------------------------------------------------------ scoring
-    def _score_hand(self, how: str, went_out: int | None):
+    def _score_hand(self, how: str, went_out: int | None) -> HandScore:
         """Score the hand (RR-13); the game ends by RR-14."""
-        from meldhall.games.railroad_canasta.scoring import score_hand
-
-        return score_hand(self, how, went_out)
+        return self._scorer(how, went_out)
 
     # ------------------------------------------------------------------ text, observation
     def parse_action(self, text: str) -> Action:
@@ -1101,11 +1136,9 @@ class RailroadCanastaState(CanastaState):
         top = self.pack.rank_of[self.pile[-1]] if self.pile else None
         return parse_canasta_action(text, top_rank=top, rules=RAILROAD_PARSE_RULES)
 
-    def observation(self, seat: int):
-        """What ``seat`` may know (RR-5.10)."""
-        from meldhall.games.railroad_canasta.observation import RailroadCanastaObservation
-
-        return RailroadCanastaObservation.from_state(self, seat)
+    def observation(self, seat: int) -> RailroadCanastaObservation:
+        """What ``seat`` may know (RR-5.10); see :class:`RailroadCanastaObservation`."""
+        return self._observation_class.from_state(self, seat)
 
 
 new_game = RailroadCanastaState.new_game_function(
