@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from meldhall.bots.heuristic import heuristic_bot
 from meldhall.bots.staging import next_step, planning_actions
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
@@ -220,12 +221,10 @@ class IsmctsBot:
     """
 
     def __init__(self, game: str, level: Level | str | None = None) -> None:
-        from meldhall.bots import make_bot
-
         self.game = game
         self.level = level if isinstance(level, Level) else parse_level(level, game)
         self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
-        self.policy = make_bot("heuristic", game)
+        self.policy = heuristic_bot(game)
         self._planned: Action | None = None  # the melding being staged step by step
         self._infer = None
         if self.level.inference:
