@@ -57,17 +57,7 @@ def make_bot(name: str, game: str = "classic-canasta") -> Bot:
 
         return IsmctsBot(game, level or None)
     if name == "heuristic":
-        if game == "classic-canasta":
-            from meldhall.bots.classic_heuristic import ClassicHeuristicBot
+        from meldhall.bots.heuristic import heuristic_bot
 
-            return ClassicHeuristicBot()
-        if game == "railroad-canasta":
-            from meldhall.bots.railroad_heuristic import RailroadHeuristicBot
-
-            return RailroadHeuristicBot()
-        if game == "shanghai-rummy":
-            from meldhall.bots.shanghai_heuristic import ShanghaiHeuristicBot
-
-            return ShanghaiHeuristicBot()
-        raise OptionsError(f"no heuristic bot for {game!r} yet")
+        return heuristic_bot(game)
     raise OptionsError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")

@@ -221,7 +221,8 @@ class ClassicHeuristicBot(PlannedBot):
 
     def _go_out_step(self, v: _View, legal):
         """The next action of a going out: keep going-out possible, complete canastas first."""
-        best, best_key = None, None
+        best: Add | Meld | Discard | None = None
+        best_key: tuple[bool, int, int] | None = None
         for a in legal:
             if isinstance(a, (Add, Meld)):
                 counts, melds = self._after(v, a)
@@ -240,9 +241,11 @@ class ClassicHeuristicBot(PlannedBot):
 
     def _improve(self, v: _View, legal):
         """Melds worth making now (side already melded)."""
-        best, best_key = None, None
+        best: Add | Meld | None = None
+        best_key: tuple[int, float] | None = None
         pile_frozen_for_us = v.frozen
         for a in legal:
+            key: tuple[int, float]
             if isinstance(a, Add):
                 n, t, j = v.my_melds[a.rank]
                 size = n + t + j
@@ -296,7 +299,8 @@ class ClassicHeuristicBot(PlannedBot):
         for c in _recent_discards(v, v.next_seat):
             recent_next.add(c)
         pile_n = len(v.pile)
-        best, best_score = None, -1e9
+        # every score is above -1e9: the first discard is taken, then perhaps beaten
+        best, best_score = discards[0], -1e9
         for a in discards:
             k = a.kind
             score = 0.0
@@ -327,12 +331,12 @@ class ClassicHeuristicBot(PlannedBot):
                     score += 6
             if score > best_score:
                 best, best_score = a, score
-        return best  # type: ignore[return-value]
+        return best
 
 
 def _recent_discards(v: _View, seat: int, limit: int = 12) -> list[int]:
     """Kinds that ``seat`` discarded recently (from the public log)."""
-    out = []
+    out: list[int] = []
     node = v.p["log"]
     while node is not None and len(out) < limit:
         entry = node.entry

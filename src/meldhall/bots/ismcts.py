@@ -37,8 +37,9 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
+from meldhall.bots.heuristic import heuristic_bot
 from meldhall.bots.staging import next_step, planning_actions
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
@@ -220,20 +221,19 @@ class IsmctsBot:
     """
 
     def __init__(self, game: str, level: Level | str | None = None) -> None:
-        from meldhall.bots import make_bot
-
         self.game = game
         self.level = level if isinstance(level, Level) else parse_level(level, game)
         self.name = "ismcts" if self.level.name == "normal" else f"ismcts:{self.level.name}"
-        self.policy = make_bot("heuristic", game)
+        self.policy = heuristic_bot(game)
         self._planned: Action | None = None  # the melding being staged step by step
-        self._infer = None
+        # observation -> (rng -> State): determinizations dealt by the game's inference
+        self._infer: Callable[[Observation], Callable[[random.Random], State]] | None = None
         if self.level.inference:
             if game != "shanghai-rummy":
                 raise OptionsError(f"no inference of hidden hands for {game!r}")
-            from meldhall.bots.shanghai_inference import card_weights
+            from meldhall.bots.shanghai_inference import inferred_sampler
 
-            self._infer = card_weights
+            self._infer = inferred_sampler
 
     # ------------------------------------------------------------------ public
     def choose(self, observation: Observation, legal_actions: Sequence[Action],
@@ -399,9 +399,9 @@ class IsmctsBot:
         """``rng -> State``: the observation's determinizations, dealt uniformly or (with
         ``inference``) by the game's inference of the other hands.  The root search plans
         whole meldings, so its determinizations have the seat's staged melds withdrawn."""
+        sample: Callable[[random.Random], State]
         if self._infer is not None:  # set exactly when the level asks for inference
-            weights = self._infer(observation)
-            sample = lambda rng: observation.sample_state(rng, weights=weights)  # noqa: E731
+            sample = self._infer(observation)
         else:
             sample = observation.sample_state
         if self.level.tree or not getattr(observation, "staged", ()):
@@ -430,19 +430,20 @@ class IsmctsBot:
             if len(legal) == 1:  # forced moves are not decisions: no node
                 state = state.apply_unchecked(legal[0])
                 continue
-            if node.order is None:
-                node.order = self._expansion_order(state, actor, legal, rng)
+            order = node.order
+            if order is None:
+                order = node.order = self._expansion_order(state, actor, legal, rng)
             if len(node.children) == len(legal) and node is root:
                 avail = list(node.children.items())
             else:
                 avail = [(a, ch) for a, ch in node.children.items() if a in legal]
             if not avail or len(node.children) < self._widen_limit(node.visits):
-                new = self._next_untried(node, legal)
+                new = self._next_untried(node, order, legal)
                 if new is not None:
                     child = _Node()
                     node.children[new] = child
                     # the policy's own choice gets virtual visits (see _select)
-                    child.prior = lvl.prior_visits if new == node.order[0] else 0.0
+                    child.prior = lvl.prior_visits if new == order[0] else 0.0
                     for _, ch in avail:
                         ch.avail += 1
                     child.avail += 1
@@ -469,11 +470,11 @@ class IsmctsBot:
         return [first] + rest
 
     @staticmethod
-    def _next_untried(node: _Node, legal: list[Action]) -> Action | None:
-        """The first action of the node's order not yet a child and legal in this sample;
-        then any legal action of this sample not yet a child."""
+    def _next_untried(node: _Node, order: list[Action], legal: list[Action]) -> Action | None:
+        """The first action of the node's order (``order``, its ``node.order``) not yet a child
+        and legal in this sample; then any legal action of this sample not yet a child (added
+        to the order)."""
         legal_set = set(legal) if len(legal) > 8 else legal
-        order = node.order
         while node.next < len(order):
             a = order[node.next]
             node.next += 1
@@ -533,8 +534,9 @@ class IsmctsBot:
             legal = state.legal_actions(actor)
             a = legal[0] if len(legal) == 1 else policy.choose(state.observation(actor), legal, rng)
             state = state.apply_unchecked(a)
-        if self._hand_over(state, start_outcome):
-            results = state.outcome.results
+        oc = state.outcome
+        if oc is not None and oc is not start_outcome:  # the hand is over
+            results = oc.results
         elif self.level.horizon is not None:
             results = state.provisional_results()
         if results is None:

@@ -163,9 +163,11 @@ class RailroadHeuristicBot(PlannedBot):
         frozen = p["pile_frozen"]
         pile_n = len(p["pile"])
         own_open = {m.rank for m in p["melds"][obs.seat] if m is not None}
-        best, best_score = None, -1e9
+        # every score is above -1e9: the first discard is taken, then perhaps beaten
+        best, best_score = discards[0], -1e9
         for a in discards:
             k = a.kind
+            score: float
             if k in (JOKER, TWO):
                 score = -500
             elif k == BLACK3:
@@ -183,4 +185,4 @@ class RailroadHeuristicBot(PlannedBot):
                     score -= 40
             if score > best_score:
                 best, best_score = a, score
-        return best  # type: ignore[return-value]
+        return best

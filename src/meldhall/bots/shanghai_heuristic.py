@@ -39,6 +39,7 @@ from meldhall.games.shanghai.actions import (
     PASS,
     TAKE,
     WITHDRAW_ALL,
+    Contract,
     Discard,
     LayOff,
     Stage,
@@ -124,7 +125,7 @@ class _SpecMeld:
 class _View(ObservationView):
     """Facts the bot derives from one observation."""
 
-    def __init__(self, obs):
+    def __init__(self, obs) -> None:
         super().__init__(obs)
         p = self.p
         self.n52 = p["n52"]
@@ -284,8 +285,8 @@ class ShanghaiHeuristicBot:
         a = stage_action(todo[0])
         return a if a in legal else (WITHDRAW_ALL if staged else None)
 
-    def _best_contract(self, v: _View, contracts) -> Action:
-        best = None
+    def _best_contract(self, v: _View, contracts: list[Contract]) -> Contract:
+        best = contracts[0]  # the first key is always taken, then perhaps beaten
         best_key = None
         table = list(v.melds)
         for a in contracts:
@@ -306,7 +307,7 @@ class ShanghaiHeuristicBot:
             key = (sum(left) > 0 and stuck, cost, sum(left), str(a))
             if best_key is None or key < best_key:
                 best, best_key = a, key
-        return best  # type: ignore[return-value]
+        return best
 
     def _swap_target(self, v: _View, kind: int, fit: _Fit) -> bool:
         """True if ``kind`` releases a table joker that could then be laid off."""
@@ -393,7 +394,7 @@ class ShanghaiHeuristicBot:
     def _discard_before(self, v: _View, discards) -> Action:
         danger = self._danger(v)
         taken = v.p["taken"]
-        best = None
+        best = discards[0]  # the first key is always taken, then perhaps beaten
         best_key = None
         for a in discards:
             k = a.kind
@@ -406,12 +407,12 @@ class ShanghaiHeuristicBot:
                 key = (key[0], key[1] + 1) + key[2:]
             if best_key is None or key < best_key:
                 best, best_key = a, key
-        return best  # type: ignore[return-value]
+        return best
 
     def _discard_after(self, v: _View, discards) -> Action:
         danger = self._danger(v)
         fit = v.table_fit()
-        best = None
+        best = discards[0]  # the first key is always taken, then perhaps beaten
         best_key = None
         for a in discards:
             k = a.kind
@@ -419,4 +420,4 @@ class ShanghaiHeuristicBot:
                    -card_points(k, v.opts), danger.get(k, 0), str(a))
             if best_key is None or key < best_key:
                 best, best_key = a, key
-        return best  # type: ignore[return-value]
+        return best

@@ -10,19 +10,23 @@ switched away from the heuristic's discards on that false belief (measured in
 ``docs/strength.md``).
 
 :func:`card_weights` turns those public facts into per-kind multipliers for
-``ShanghaiObservation.sample_state(rng, weights=...)``.  Only the observation is read: the
-took and declined cards come from the public log and the ``known`` cards, the contract status
-from ``made`` and the table melds.
+``ShanghaiObservation.sample_state(rng, weights=...)``, and :func:`inferred_sampler` is that
+sampling for the search bot.  Only the observation is read: the took and declined cards come
+from the public log and the ``known`` cards, the contract status from ``made`` and the table
+melds.
 """
 
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Callable
 
 from meldhall.bots.shanghai_heuristic import _Fit, _View
+from meldhall.game import State
 from meldhall.games.shanghai.rules import JOKER_KIND, rank_of_kind, suit_of_kind
 
-__all__ = ["TOOK_WEIGHT", "MADE_FIT_WEIGHT", "card_weights"]
+__all__ = ["TOOK_WEIGHT", "MADE_FIT_WEIGHT", "card_weights", "inferred_sampler"]
 
 #: Multiplier per piece of evidence (a card taken, or declined, that the kind goes with):
 #: ``exp(±0.7)`` ≈ 2.0 or 0.5.  The strength benchmark measured the search with this value.
@@ -79,3 +83,10 @@ def card_weights(observation) -> dict[int, list[float]]:
                             score[su * 13 + rr - 1] += sign * step
         out[seat] = [math.exp(TOOK_WEIGHT * x) for x in score]
     return out
+
+
+def inferred_sampler(observation) -> Callable[[random.Random], State]:
+    """``rng -> State``: determinizations of ``observation`` (a ``ShanghaiObservation``) with
+    the other hands dealt by :func:`card_weights` (computed once, here)."""
+    weights = card_weights(observation)
+    return lambda rng: observation.sample_state(rng, weights=weights)

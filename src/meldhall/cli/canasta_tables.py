@@ -118,7 +118,8 @@ def _hand_rows(obs: Any, names: Sequence[str] | None,
                hands: dict[int, Sequence[Card]] | None) -> list[tuple[str, Text]]:
     me = obs.seat
     face_up = hands is not None
-    show = hands if face_up else ({me: obs.hand_cards()} if 0 <= me < obs.players else {})
+    show = hands if hands is not None else (
+        {me: obs.hand_cards()} if 0 <= me < obs.players else {})
     rows = []
     for s, cards in show.items():
         label = hand_label(s, me, len(cards), names, face_up)

@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -24,7 +24,8 @@ from rich.progress import (
 from meldhall import GAMES, game_module
 from meldhall.errors import MeldhallError, OptionsError
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: Exit code for bad input (unknown game, bad option, corrupt file …).
 EXIT_BAD_INPUT = 2
@@ -48,7 +49,7 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
-def handle_errors(fn: F) -> F:
+def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn meldhall's errors (bad input) into a one-line message and a non-zero exit.
 
     Unexpected exceptions print a short message too; set ``MELDHALL_DEBUG=1`` for the
@@ -56,7 +57,7 @@ def handle_errors(fn: F) -> F:
     """
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
@@ -75,7 +76,7 @@ def handle_errors(fn: F) -> F:
                 EXIT_INTERNAL,
             ) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def check_game(name: str) -> Any:

@@ -40,7 +40,7 @@ from meldhall.cli.render import (
     sort_cards,
 )
 from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
-from meldhall.game import Action, State
+from meldhall.game import Action, Outcome, State
 
 QUIT = object()
 EOF = object()
@@ -58,7 +58,8 @@ class Session:
         self.seed = seed
         self.save = save
         self.state: State = new_game(game, players=players, seed=seed, options=options)
-        self.initial_dealer: int = self.state.dealer  # type: ignore[attr-defined]
+        dealer = self.state.dealer  # type: ignore[attr-defined]  # a slot of every game's state
+        self.initial_dealer: int = dealer
         self.players = self.state.players
         self.side_of = self.ui.side_of(self.state)
         self.log_len = len(self.ui.log(self.state, human))  # entries printed so far
@@ -70,7 +71,7 @@ class Session:
         self.rngs = {s: random.Random(seed * 1009 + s) for s in others}
         self.names = ["you" if s == human else self.seat_bot_names[s]
                       for s in range(self.players)]
-        self.outcomes: list[Any] = []
+        self.outcomes: list[Outcome] = []
         self.echo = not interactive_stdin()
 
     # ------------------------------------------------------------------ input
@@ -218,7 +219,8 @@ class Session:
     def apply(self, action: Action, seat: int) -> None:
         before_log = self.log_len
         phase = self.state.phase
-        before_hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
+        mine = self.state.observation(self.human)
+        before_hand = mine.hand  # type: ignore[attr-defined]  # every game's observation has it
         try:
             self.state = self.state.apply(action, seat)
         except IllegalActionError as exc:
@@ -231,8 +233,8 @@ class Session:
         said = self.ui.draws.get(str(action)) if seat == self.human else None
         if said:
             obs = self.state.observation(self.human)
-            new = obs.hand & ~before_hand  # type: ignore[attr-defined]
-            cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]
+            new = obs.hand & ~before_hand  # type: ignore[attr-defined]  # see before_hand
+            cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]  # .pack too
             if cards:
                 extra = said + " " + " ".join(c.pretty for c in cards)
         self.show_new_log(before_log, phase, extra)
@@ -242,8 +244,8 @@ class Session:
         return score_sheet(self.outcomes, self.players, self.side_of, self.names,
                            unit=self.ui.unit, note=self.ui.score_note)
 
-    def end_of_hand(self) -> None:
-        oc = self.state.outcome
+    def end_of_hand(self, oc: Outcome) -> None:
+        """Show the outcome ``oc`` of the hand just scored (the state's), and the game's end."""
         self.outcomes.append(oc)
         self.console.print()
         self.console.print(outcome_view(oc, self.players, self.side_of, self.names,
@@ -303,7 +305,7 @@ class Session:
             oc = st.outcome
             if oc is not None and oc is not shown_outcome:
                 shown_outcome = oc
-                self.end_of_hand()
+                self.end_of_hand(oc)
             if st.is_terminal:
                 return 0
             seat = st.to_act[0]

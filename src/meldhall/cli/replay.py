@@ -15,6 +15,7 @@ from meldhall.cli.common import check_drawn_game, handle_errors, interactive_std
 from meldhall.cli.games import UIS, GameUI
 from meldhall.cli.render import outcome_view, score_sheet, seat_label
 from meldhall.errors import OptionsError, RecordError
+from meldhall.game import Outcome, State
 from meldhall.record import load_record
 
 
@@ -73,17 +74,17 @@ def replay_command(
     if names:
         console.print("Seats: " + ", ".join(f"{s}: {nm}" for s, nm in enumerate(names)),
                       markup=False)
-    outcomes = []
-    prev = None
+    outcomes: list[Outcome] = []
     states = rec.states()
+    _, prev = next(states)  # (None, the initial state)
+    _table(console, ui, prev, seat, names, tables)
+    prev_len = len(ui.log(prev, seat))
     count = 0
     turn_phases = ui.turn_phases
     for text, state in states:
-        log = ui.log(state, seat)
-        if text is None:  # the initial state
-            _table(console, ui, state, seat, names, tables)
-            prev, prev_len = state, len(log)
+        if text is None:  # only the initial state comes without an action
             continue
+        log = ui.log(state, seat)
         count += 1
         actor = prev.to_act[0] if prev.to_act else -1
         new_entries = log[prev_len:]
@@ -108,7 +109,7 @@ def replay_command(
             console.print(outcome_view(oc, n, ui.side_of(state), names, unit=ui.unit))
         elif (tables == Tables.all
               or (tables == Tables.turns and state.phase in turn_phases
-                  and (prev.phase not in turn_phases or prev.turn != state.turn))
+                  and (prev.phase not in turn_phases or _turn(prev) != _turn(state)))
               or (tables == Tables.hands and text == "deal")):
             _table(console, ui, state, seat, names, tables)
         prev = state
@@ -118,14 +119,19 @@ def replay_command(
     if outcomes:
         console.print(score_sheet(outcomes, n, ui.side_of(prev), names, unit=ui.unit,
                                   note=ui.score_note))
-    if prev is not None and not prev.is_terminal:
+    if not prev.is_terminal:
         console.print("The record ends before the game does.", style="yellow")
     result = rec.result or {}
-    if result.get("finished") and prev is not None and prev.is_terminal:
+    if result.get("finished") and prev.is_terminal:
         recorded = result.get("scores")
         if isinstance(recorded, list) and recorded and recorded != list(prev.scores):
             console.print(f"Note: the record states final scores {recorded}, the replay gives "
                           f"{list(prev.scores)}.", style="yellow")
+
+
+def _turn(state: State) -> int:
+    """The seat whose turn it is."""
+    return state.turn  # type: ignore[attr-defined]  # a slot of every game's state
 
 
 def _table(console, ui: GameUI, state, seat, names, tables) -> None:

@@ -135,7 +135,7 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
         parts.append(Text("No melds on the table yet.", style="dim"))
     parts.append(_pile_text(obs, j, names))
 
-    if not face_up:
+    if hands is None:  # not face_up
         hands = {me: obs.hand_cards()} if 0 <= me < n else {}
     rows = [(render.hand_label(s, me, len(c), names, face_up),
              render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))

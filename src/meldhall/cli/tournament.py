@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import click
 import typer
 from rich import box
 from rich.markup import escape
@@ -31,6 +30,10 @@ from meldhall.cli.common import (
     split_names,
 )
 from meldhall.sim.tournament import run_tournament
+
+if TYPE_CHECKING:
+    # typer (>= 0.29) carries its own copy of click; its commands are given that Context
+    from typer._click import Context
 
 
 def normalize_ray_args(args: list[str]) -> list[str]:
@@ -66,7 +69,7 @@ def normalize_ray_args(args: list[str]) -> list[str]:
 class _TournamentCommand(TyperCommand):
     """The tournament command, reading ``--ray [ADDRESS]`` (see :func:`normalize_ray_args`)."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, normalize_ray_args(list(args)))
 
 

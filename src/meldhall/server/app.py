@@ -150,7 +150,7 @@ def _games_info() -> list[dict[str, Any]]:
                 bots.append(b)
             except MeldhallError:
                 pass
-        options = st.options.to_json()  # type: ignore[attr-defined]
+        options = st.options.to_json()
         options.pop("copy_choice", None)  # not a house rule: only old records use another
         out.append({"name": name, "players": counts, "default_players": st.players,
                     "options": options, "choices": _option_choices(st.options, options),
@@ -408,6 +408,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         text = first.get("text")
         err = _check_frame(text, first.get("bytes"))
         if err is None:
+            assert text is not None  # _check_frame refuses a frame without text
             try:
                 msg = client_message.validate_json(text)
             except ValidationError as exc:
@@ -467,6 +468,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if err is not None:
                     await locked_send({"type": "error", "code": err[0], "message": err[1]})
                     continue
+                assert text is not None  # _check_frame refuses a frame without text
                 try:
                     msg = client_message.validate_json(text)
                 except ValidationError as exc:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+if TYPE_CHECKING:
+    from fastapi.exceptions import RequestValidationError
 
 __all__ = [
     "ActionRequest", "ClientMessage", "CreateTable", "ReplayRequest", "SeatChange", "SeatSpec",
@@ -95,7 +98,7 @@ ClientMessage = Annotated[HelloMsg | ActionMsg | PingMsg | RefreshMsg,
 client_message: TypeAdapter = TypeAdapter(ClientMessage)
 
 
-def describe_validation_error(exc: ValidationError) -> str:
+def describe_validation_error(exc: ValidationError | RequestValidationError) -> str:
     """One readable sentence out of a pydantic error (or FastAPI's RequestValidationError)."""
     parts = []
     for err in exc.errors()[:3]:

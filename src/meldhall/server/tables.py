@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from meldhall import GAMES, new_game
 from meldhall.bots import BOT_NAMES, make_bot
@@ -64,6 +64,17 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """Tokens are stored hashed: the database never holds one that could be replayed."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class LagSummary(TypedDict):
+    """:meth:`TableManager.lag_summary`: event-loop lag in milliseconds (``None`` before the
+    first measurement), and the longest collection per garbage-collector generation
+    (``"0"``, ``"1"``, ``"2"``), in milliseconds."""
+
+    p50: float | None
+    p99: float | None
+    max: float | None
+    gc_max: dict[str, float]
 
 
 class Refusal(Exception):
@@ -134,7 +145,7 @@ class LiveTable:
         self.thinking: int | None = None      # the seat whose search bot is thinking
         self.hinting: set[int] = set()        # seats whose hint is being computed
         self.hints: dict[int, tuple[int, dict[str, Any]]] = {}   # seat -> (version, hint)
-        self.options_json = self.initial.options.to_json()  # type: ignore[attr-defined]
+        self.options_json = self.initial.options.to_json()
         for seat, text in row.actions:
             action = self.state.parse_action(text)
             self._advance(self.state.apply(action, seat), seat, str(action), action.PRIVATE)
@@ -198,6 +209,7 @@ class LiveTable:
         key = ("view", seat)
         text = self._cache.get(key)
         if text is None:
+            view: dict[str, Any]
             if seat is None:
                 observations = [self.observation_json(s) for s in range(self.state.players)]
                 view = {"observation": views.public_view(self.state, observations),
@@ -362,7 +374,7 @@ class TableManager:
                 gc.collect()
                 last_full = time.monotonic()
 
-    def lag_summary(self) -> dict[str, float | None]:
+    def lag_summary(self) -> LagSummary:
         """Event-loop lag over the last ~2 minutes: p50, p99 and max, in milliseconds."""
         v = sorted(self.lags)
         gcs = list(self.gc_pauses)
@@ -505,10 +517,10 @@ class TableManager:
                                                      else f"Player {i}")
             seat_rows.append(SeatRow(i, name[:40], kind, bot, hash_token(tokens[i])))
         now = time.time()
-        dealer = int(initial.dealer)  # type: ignore[attr-defined]
+        dealer = int(initial.dealer)  # type: ignore[attr-defined]  # a slot of every game's state
         row = TableRow(
             id=secrets.token_urlsafe(9), game=game, players=n, seed=seed, dealer=dealer,
-            options=initial.options.to_json(),  # type: ignore[attr-defined]
+            options=initial.options.to_json(),
             version=0, finished=False, bot_pause=pause,
             creator_token_hash=hash_token(creator), spectator_token_hash=hash_token(spectator),
             created_at=now, updated_at=now, seats=seat_rows)

@@ -43,7 +43,7 @@ def trim_log(obs: dict[str, Any]) -> dict[str, Any]:
 
 def recent_actions(state: State, n: int = RECENT) -> list[dict[str, Any]]:
     """The last ``n`` actions as ``{"seat", "action"}`` (notation is public)."""
-    hist = state.history()  # type: ignore[attr-defined]
+    hist = state.history()
     out: list[dict[str, Any]] = []
     for seat, text in reversed(hist):
         if text:

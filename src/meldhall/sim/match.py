@@ -87,8 +87,10 @@ def play_game(game: str, players: int, bot_names: list[str], seed: int,
                 steps_this_hand = 0
                 if result.hands >= max_hands and not state.is_terminal:
                     raise RuntimeError(f"game not finished after {max_hands} hands")
+        final = state.outcome
+        assert final is not None  # the loop above ends only on a finished game (is_terminal)
         result.scores = list(state.scores)
-        result.winners = list(state.outcome.winners)
+        result.winners = list(final.winners)
     except Exception as exc:  # noqa: BLE001  (reported, counted as an error by the simulator)
         result.error = f"{type(exc).__name__}: {exc}"
     return result

@@ -694,14 +694,15 @@ def _chunks(deals: int, parallel: int) -> list[list[int]]:
 
 def _run_local(spec: _Spec, deals: int, workers: int,
                progress: Callable[[DealResult], None] | None) -> list[DealResult]:
-    results: list[DealResult | None] = [None] * deals
     if workers <= 1 or deals <= 1:
+        played: list[DealResult] = []
         for i in range(deals):
             r = _play_deal(spec, i)
-            results[i] = r
+            played.append(r)
             if progress:
                 progress(r)
-        return results  # type: ignore[return-value]
+        return played
+    results: dict[int, DealResult] = {}  # deal -> result, as the chunks come back
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
         pending: set[Future] = {pool.submit(_play_chunk, spec, c)
@@ -717,7 +718,7 @@ def _run_local(spec: _Spec, deals: int, workers: int,
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    return results  # type: ignore[return-value]
+    return [results[i] for i in range(deals)]
 
 
 def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
@@ -737,7 +738,7 @@ def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
         setup = time.perf_counter() - t0
         remote = ray.remote(_play_chunk)
         pending = [remote.remote(spec, c) for c in _chunks(deals, cpus)]
-        results: list[DealResult | None] = [None] * deals
+        results: dict[int, DealResult] = {}  # deal -> result, as the chunks come back
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
@@ -748,7 +749,7 @@ def _run_ray(spec: _Spec, deals: int, address: str | None, workers: int | None,
     finally:
         if started:
             ray.shutdown()
-    return results, cpus, setup  # type: ignore[return-value]
+    return [results[i] for i in range(deals)], cpus, setup
 
 
 def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, seed: int, *,
