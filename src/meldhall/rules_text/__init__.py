@@ -14,36 +14,14 @@ import re
 from importlib import resources
 
 from meldhall.errors import OptionsError
+from meldhall.rules_text.players import player_rules as _derive_player_rules
+from meldhall.rules_text.spec import RULE_FILES, RULE_PREFIXES, rules_text
 
 __all__ = ["RULE_FILES", "RULE_PREFIXES", "find_rule", "game_of_rule", "player_rules",
            "rule_ids", "rules_text"]
 
-#: Game name -> rules file (games whose engine is still to come have their rules here too).
-RULE_FILES: dict[str, str] = {
-    "classic-canasta": "classic-canasta.md",
-    "railroad-canasta": "railroad-canasta.md",
-    "shanghai-rummy": "shanghai-rummy.md",
-}
-#: Game name -> rule ID prefix.
-RULE_PREFIXES: dict[str, str] = {
-    "classic-canasta": "CC",
-    "railroad-canasta": "RR",
-    "shanghai-rummy": "SH",
-}
-
 _RULE_START = re.compile(r"^\*\*([A-Z]{2}-\d+\.\d+)\*\*")
 _SECTION = re.compile(r"^## (\d+)\. ")
-
-
-def rules_text(game: str) -> str:
-    """The whole rules file of ``game`` (Markdown).
-
-    Raises:
-        OptionsError: no rules for that game name.
-    """
-    if game not in RULE_FILES:
-        raise OptionsError(f"no rules for {game!r}; rules exist for: {', '.join(RULE_FILES)}")
-    return resources.files(__name__).joinpath(RULE_FILES[game]).read_text(encoding="utf-8")
 
 
 def player_rules(game: str) -> str:
@@ -53,9 +31,7 @@ def player_rules(game: str) -> str:
     Raises:
         OptionsError: no rules for that game name.
     """
-    from meldhall.rules_text.players import player_rules as derive
-
-    return derive(game)
+    return _derive_player_rules(game)
 
 
 def _text(game: str, players: bool) -> str:

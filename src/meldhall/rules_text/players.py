@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from meldhall.rules_text.spec import RULE_FILES, rules_text
+
 __all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "derive",
            "fingerprint", "house_rule_note", "house_rules", "overrides", "player_rules",
            "spec_blocks", "strip_annotations"]
@@ -377,8 +379,6 @@ _OVERRIDE = re.compile(
 
 def overrides(game: str) -> dict[str, Override]:
     """The hand-written passages of ``game`` (``hand_written/GAME.md``), by block key."""
-    from meldhall.rules_text import RULE_FILES
-
     path = resources.files("meldhall.rules_text").joinpath("hand_written", RULE_FILES[game])
     if not path.is_file():
         return {}
@@ -482,6 +482,4 @@ def player_rules(game: str) -> str:
     Raises:
         OptionsError: no rules for that game name.
     """
-    from meldhall.rules_text import rules_text
-
     return derive(rules_text(game), game, overrides(game))
