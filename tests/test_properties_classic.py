@@ -26,38 +26,29 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meldhall
-from meldhall.cards import iter_ids
-from meldhall.errors import IllegalActionError, NotationError
 from meldhall.games.canasta.actions import (
-    Add,
-    Answer,
-    Ask,
-    Deal,
-    Discard,
-    Draw,
-    GoOut,
-    Meld,
-    MeldDone,
-    MeldSpec,
-    Pass,
-    Stage,
-    Take,
+    Add, Answer, Ask, Deal, Discard, Draw, GoOut, Meld, MeldDone, MeldSpec, Pass, Stage, Take,
     Withdraw,
-    rank_order,
 )
 from meldhall.games.canasta.melds import meld_ok
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.classic_canasta.scoring import red_three_points
-from meldhall.record import Record, dump_position, dump_record, load_position, load_record
+from meldhall.record import dump_position, load_position
 
-from canasta_helpers import check_shorthand, check_staging, offered_steps
+import canasta_helpers
+from canasta_helpers import (
+    Game, bad_counts, canon, check_drawn_playout, check_game_over, check_no_seed, check_places,
+    check_record_roundtrip, check_refused, check_result, check_same_seed_same_game, check_staging,
+    check_states_are_values, check_table_json, check_twin, covering_option_sets, notation,
+    offered_steps, places, random_take_and_meld, refuse_all, replayed, scan_observation,
+    snapshot_tests, soak_games, with_near_misses,
+)
 
 GAME = "classic-canasta"
 PLAYER_COUNTS = (2, 3, 4, 6)
@@ -65,8 +56,6 @@ PLAYER_COUNTS = (2, 3, 4, 6)
 HAND_CAP = 3000
 #: Large seeds, so that the seed's digits cannot appear in an observation by accident.
 SEED_BASE = 7_340_012_345_678
-#: Physical card identities as they appear in JSON (``7H/1``, ``10S/0``, ``JK/3``).
-PHYSICAL = re.compile(r"\b(?:JK|10|[2-9AKQJ])[SHDC]?/\d+\b")
 
 SOAK_HANDS = int(os.environ.get("MELDHALL_SOAK_HANDS", "40"))
 
@@ -102,44 +91,9 @@ SOAK_OPTION_AXES = {
 # invariants of one state
 
 
-def places(s) -> list[tuple[str, int]]:
-    """Every place a card can be, as (name, bitmask)."""
-    out = [(f"hand of seat {i}", h) for i, h in enumerate(s.hands)]
-    out.append(("stock", sum(1 << c for c in set(s.stock))))
-    out.append(("pile", sum(1 << c for c in set(s.pile))))
-    for side, melds in enumerate(s.melds):
-        for m in melds:
-            if m is not None:
-                out.append((f"side {side} meld of rank {m.rank}", m.mask))
-    out.extend((f"red threes of seat {i}", m) for i, m in enumerate(s.red3))
-    return out
-
-
 def check_conservation(s) -> None:
     """CC-2.3: every physical card (ids 0..pack.size-1) is in exactly one place."""
-    pack = s.pack
-    assert len(set(s.stock)) == len(s.stock), "a card is twice in the stock"
-    assert len(set(s.pile)) == len(s.pile), "a card is twice in the pile"
-    seen = 0
-    total = 0
-    all_places = places(s)
-    for _, mask in all_places:
-        seen |= mask
-        total += mask.bit_count()
-    if seen == pack.full_mask and total == pack.size:
-        return
-    # explain the failure
-    owner: dict[int, str] = {}
-    for name, mask in all_places:
-        for c in iter_ids(mask):
-            assert c not in owner, (
-                f"{pack.cards[c].physical} is both in {owner[c]} and in {name}")
-            owner[c] = name
-    extra = seen & ~pack.full_mask
-    assert not extra, f"card ids outside the pack: {bin(extra)}"
-    missing = pack.full_mask & ~seen
-    raise AssertionError("cards in no place: " + " ".join(
-        c.physical for c in pack.cards_of(missing)))
+    check_places(s, places(s, "side"))
 
 
 def check_structure(s, *, legal: bool = True) -> None:
@@ -225,21 +179,11 @@ def check_scoring(prev, s) -> None:
     V = CLASSIC_VALUES
     for col, res in enumerate(oc.results):
         assert res.side == col
-        assert sum(ln.points for ln in res.lines) == res.hand_score, (
-            f"column {col}: lines add up to {sum(ln.points for ln in res.lines)}, "
-            f"hand_score is {res.hand_score}")
-        assert res.total == prev.scores[col] + res.hand_score, "totals are not cumulative"
-        assert s.scores[col] == res.total
-        for ln in res.lines:
-            assert ln.rule_id.startswith("CC-12."), ln
+        pts = check_result(prev, s, col, res, label="column", rules="CC-12.")
         # an independent recount of each category of the breakdown
         side = s.side_of[col] if opts.cutthroat else col
         side_seats = [x for x in range(s.players) if s.side_of[x] == side]
         melds = [m for m in s.melds[side] if m is not None]
-
-        def pts(rule, lines=res.lines):
-            return sum(ln.points for ln in lines if ln.rule_id == rule)
-
         meld_value = sum(m.naturals * V[m.rank] + m.twos * V[2] + m.jokers * V[0]
                          for m in melds)
         assert pts("CC-12.1") == meld_value, f"column {col}: meld card values"
@@ -407,132 +351,23 @@ def check_transition(prev, a, t, tracker: TurnTracker) -> None:
 # observations and information
 
 
-def public_physical(s, seat: int) -> set[str]:
-    """Physical cards ``seat`` may see: melds, pile, red threes, known-in-hand, own hand."""
-    pack = s.pack
-    mask = s.hands[seat]
-    for melds in s.melds:
-        for m in melds:
-            if m is not None:
-                mask |= m.mask
-    for c in s.pile:
-        mask |= 1 << c
-    for m in s.red3:
-        mask |= m
-    for m in s.known:
-        mask |= m
-    return {c.physical for c in pack.cards_of(mask)}
-
-
-def hidden_from(s, seat: int) -> int:
-    """Bitmask of the cards ``seat`` cannot see (other hands except known cards, the stock)."""
-    mask = sum(1 << c for c in s.stock)
-    for x, h in enumerate(s.hands):
-        if x != seat:
-            mask |= h & ~s.known[x]
-    return mask
-
-
-def reshuffle_hidden(s, seat: int, rng: random.Random):
-    """A state that ``seat`` cannot tell from ``s``: the cards hidden from ``seat`` (other
-    hands except publicly known cards, and the stock) are dealt again at random.  Red threes in
-    the stock stay in the stock (red threes are never held, CC-9.1)."""
-    pack = s.pack
-    red = pack.red_threes
-    d = dump_position(s)
-    slots = []  # (where, index) for each hidden non-red-three card
-    pool = []
-    for x, h in enumerate(s.hands):
-        if x == seat:
-            continue
-        for c in pack.cards_of(h & ~s.known[x]):
-            slots.append(("hand", x))
-            pool.append(c.physical)
-    stock_phys = [pack.cards[c].physical for c in reversed(s.stock)]  # dump order: top first
-    for i, c in enumerate(reversed(s.stock)):
-        if not (red >> c) & 1:
-            slots.append(("stock", i))
-            pool.append(pack.cards[c].physical)
-    rng.shuffle(pool)
-    hands = [[c.physical for c in pack.cards_of(s.known[x])]
-             if x != seat else list(d["hands"][x]) for x in range(s.players)]
-    for (where, i), card in zip(slots, pool):
-        if where == "hand":
-            hands[i].append(card)
-        else:
-            stock_phys[i] = card
-    rng.shuffle(stock_phys)
-    d["hands"] = hands
-    d["stock"] = stock_phys
-    if seat != s.turn:
-        # another seat's staged melds are unseen (CC-6.9): the twin has none
-        d["turn_state"].update(staged=[], staged_upcard=False, stages_this_turn=0)
-    return load_position(d)
-
-
 def check_observation(s, seat: int, rng: random.Random, *, reshuffle: bool = True) -> None:
     """CC-5.9 for one seat: scan the observation for hidden cards, the stock and the seed; the
     observation and ``sample_state`` do not depend on the real hidden cards."""
-    obs = s.observation(seat)
-    assert obs.seat == seat
-    j = obs.to_json()
-    text = json.dumps(j, ensure_ascii=False)
-    assert json.loads(text) == j, "observation JSON does not round-trip"
-    plain = obs.to_text()
-    for blob in (text, plain):
-        # cards are shown by rank and suit only: no deck index reaches a seat (which copy is
-        # where is hidden information); hidden cards themselves are caught by the twin below
-        assert not PHYSICAL.findall(blob), f"seat {seat} is shown deck indices"
-        for secret in (str(s.seed), str(_hand_seed(s))):
-            # (short seeds' digits occur everywhere; the playouts use long seeds)
-            assert len(secret) < 9 or secret not in blob, (
-                f"the seed {secret} is in seat {seat}'s observation")
+    obs, j, plain = scan_observation(s, seat)
     fields = {k: v for k, v in vars(obs).items() if k != "public"} if hasattr(obs, "__dict__") \
         else {}
     public = getattr(obs, "public", {})
     assert not {"seed", "stock", "hands", "_hand_seed"} & set(public), "hidden fields in public"
-    secrets = {s.seed, _hand_seed(s)}
-    for name, value in [*fields.items(), *public.items()]:
-        assert not (isinstance(value, int) and value in secrets and len(str(value)) >= 9), (
-            f"the seed is inside the observation object ({name})")
-    for x in range(s.players):
-        assert j["hand_sizes"][x] == s.hands[x].bit_count()
-    assert j["stock_size"] == len(s.stock)
-    assert sorted(j["hand"]) == sorted(str(c) for c in s.hand_cards(seat))
-    # the pile is public in order (CC-5.9), the stock order never
-    assert j["pile"] == [str(s.pack.cards[c]) for c in s.pile]
+    check_no_seed(s, [*fields.items(), *public.items()])
+    check_table_json(s, seat, j)
     assert "stock" not in j and "seed" not in j and "hands" not in j
-
-    sample_seed = rng.getrandbits(32)
-    sampled = obs.sample_state(random.Random(sample_seed))
-    check_sampled(s, seat, sampled)
-    if not reshuffle or s.outcome is not None:
-        return
-    # a state that differs only in what ``seat`` cannot see must look exactly the same
-    twin = reshuffle_hidden(s, seat, rng)
-    check_conservation(twin)
-    tobs = twin.observation(seat)
-    assert tobs.to_json() == j, f"seat {seat}'s observation depends on hidden cards"
-    assert tobs.to_text() == plain, f"seat {seat}'s text view depends on hidden cards"
-    tsampled = tobs.sample_state(random.Random(sample_seed))
-    assert _world(tsampled) == _world(sampled), "sample_state depends on the real hidden cards"
+    check_twin(G, s, seat, rng, obs, j, plain, reshuffle=reshuffle)
 
 
-def _world(s):
+def world(s):
     """What sample_state deals (the public fields are copied from the observation)."""
     return s.hands, s.stock, s.seed, s.pile, s.red3, s.known, s.scores
-
-
-def _hand_seed(s) -> int:
-    """The seed of the current hand's shuffle, if the engine exposes how it derives it."""
-    for module, name in (("meldhall.games.canasta.engine", "hand_seed"),
-                         ("meldhall.games.classic_canasta.state", "_hand_seed")):
-        try:
-            fn = getattr(__import__(module, fromlist=[name]), name)
-        except (ImportError, AttributeError):
-            continue
-        return fn(s.seed, s.hand_no)
-    return s.seed
 
 
 def check_sampled(s, seat: int, sampled) -> None:
@@ -573,63 +408,14 @@ def check_sampled(s, seat: int, sampled) -> None:
 # legality
 
 
-def _canon(specs) -> tuple[MeldSpec, ...]:
-    by_rank: dict[int, MeldSpec] = {}
-    for sp in specs:
-        by_rank.setdefault(sp.rank, sp)
-    return tuple(sorted(by_rank.values(), key=lambda m: -rank_order(m.rank)))
-
-
 def _rand_spec(rng: random.Random, rank: int | None = None) -> MeldSpec:
     r = rng.randrange(14) if rank is None else rank
     return MeldSpec(r, rng.randint(0, 8), rng.randint(0, 3), rng.randint(0, 3))
 
 
-def _bump(spec: MeldSpec, rng: random.Random) -> MeldSpec:
-    field = rng.choice(("naturals", "twos", "jokers"))
-    delta = rng.choice((-1, 1))
-    vals = {"naturals": spec.naturals, "twos": spec.twos, "jokers": spec.jokers}
-    vals[field] = max(0, vals[field] + delta)
-    return MeldSpec(spec.rank, **vals)
-
-
 def mutations(a, rng: random.Random) -> list:
     """Near misses of a legal action."""
-    out = []
-    if isinstance(a, Take):
-        for _ in range(3):
-            sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
-            out.append(Take(a.rank, sp.naturals, sp.twos, sp.jokers, a.extra))
-        out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
-                        _canon(a.extra + (_rand_spec(rng),))))
-        if a.extra:
-            out.append(Take(a.rank, a.naturals, a.twos, a.jokers, a.extra[1:]))
-            out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
-                            _canon((_bump(a.extra[0], rng),) + a.extra[1:])))
-    elif isinstance(a, (Meld, GoOut)):
-        specs = list(a.melds)
-        i = rng.randrange(len(specs))
-        bumped = _canon(specs[:i] + [_bump(specs[i], rng)] + specs[i + 1:])
-        grown = _canon(specs + [_rand_spec(rng)])
-        fewer = tuple(specs[1:])
-        if isinstance(a, Meld):
-            out += [Meld(bumped), Meld(grown)]
-            if fewer:
-                out.append(Meld(fewer))
-        else:
-            out += [GoOut(bumped, a.discard), GoOut(grown, a.discard),
-                    GoOut(a.melds, None if a.discard is not None else rng.randrange(14)),
-                    GoOut(a.melds, rng.randrange(14))]
-            if fewer:
-                out.append(GoOut(fewer, a.discard))
-    elif isinstance(a, Add):
-        sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
-        out.append(Add(a.rank, sp.naturals, sp.twos, sp.jokers))
-        out.append(Add(rng.randrange(14), a.naturals, a.twos, a.jokers))
-        out.append(Add(a.rank, a.naturals + 1, a.twos, a.jokers))
-    elif isinstance(a, Discard):
-        out.append(Discard(rng.randrange(14)))
-    return out
+    return canasta_helpers.mutations(a, rng, _rand_spec)
 
 
 def candidate_actions(s, rng: random.Random, legal) -> list:
@@ -641,24 +427,12 @@ def candidate_actions(s, rng: random.Random, legal) -> list:
     out += [Discard(k) for k in range(14)]
     top = s.pack.rank_of[s.pile[-1]] if s.pile else rng.randrange(14)
     for _ in range(4):
-        r = rng.choice((top, rng.randrange(14)))
-        sp = _rand_spec(rng, r)
-        extra = _canon(_rand_spec(rng) for _ in range(rng.choice((0, 0, 1, 2))))
-        out.append(Take(r, sp.naturals, sp.twos, sp.jokers, extra))
-        out.append(Meld(_canon(_rand_spec(rng) for _ in range(rng.randint(1, 3)))))
+        out += random_take_and_meld(rng, top, _rand_spec)
         sp = _rand_spec(rng)
         out.append(Add(sp.rank, min(sp.naturals, 4), sp.twos, sp.jokers))
-        out.append(GoOut(_canon(_rand_spec(rng) for _ in range(rng.randint(1, 3))),
+        out.append(GoOut(canon(_rand_spec(rng) for _ in range(rng.randint(1, 3))),
                          rng.choice((None, rng.randrange(14)))))
-    for a in rng.sample(legal, min(6, len(legal))):
-        out.extend(mutations(a, rng))
-    seen = set()
-    uniq = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            uniq.append(a)
-    return uniq
+    return with_near_misses(out, legal, rng, mutations)
 
 
 def malformed_actions(s, rng: random.Random) -> list:
@@ -666,57 +440,26 @@ def malformed_actions(s, rng: random.Random) -> list:
     out = [Discard(14), Discard(-1), Add(14, 1), Add(-1, 1), Take(14, 2), Take(-1, 2),
            Meld((MeldSpec(14, 3),)), Meld((MeldSpec(-1, 3),)), GoOut((MeldSpec(4, 3),), 14),
            Ask(99)]
-    counts = s.hand_counts(s.to_act[0]) if s.to_act else [0] * 14
-    for r in range(14):
-        for nat, tw, jk in ((3, 1, -1), (3, -1, 1), (2, 2, -1), (4, -1, 0), (-1, 2, 2)):
-            if counts[r] >= max(nat, 0):
-                out.append(Meld((MeldSpec(r, nat, tw, jk),)))
-                out.append(Add(r, nat, tw, jk))
-                out.append(Take(r, nat - 1, tw, jk))
-                out.append(GoOut((MeldSpec(r, nat, tw, jk),), None))
+    out += bad_counts(s, go_out=True)
     rng.shuffle(out)
     return out
 
 
 def check_illegal(s, a) -> None:
-    """``a`` is illegal in ``s``: check and apply refuse it with a CC- rule ID."""
-    assert not s.is_legal(a), f"{a!r} is legal but not in legal_actions()"
-    with pytest.raises(IllegalActionError) as ei:
-        s.apply(a)
-    assert ei.value.rule_id.startswith("CC-"), ei.value.rule_id
-    assert ei.value.reason
+    """``a`` is illegal in ``s``: apply refuses it with a CC- rule ID."""
+    check_refused(s, a, "CC-")
 
 
 def check_legality(s, rng: random.Random, *, candidates: bool = True) -> None:
     """Every legal action applies (and leaves ``s`` unchanged); illegal ones are refused."""
-    before = dump_position(s)
-    legal = s.legal_actions()
-    for a in legal:
-        assert s.is_legal(a), f"{a} is listed but not legal"
-        s.check(a)
-        for seat in s.to_act:
-            assert s.is_legal(a, seat)
+
+    def each(s, a):
         t = s.apply(a)
         check_conservation(t)
         # notation round trip (docs/notation.md)
         assert s.parse_action(str(a)) == a, f"{str(a)!r} does not parse back"
-    for a in legal[:3]:
-        for seat in range(s.players):
-            if seat not in s.to_act:
-                with pytest.raises(IllegalActionError) as ei:
-                    s.apply(a, seat)
-                assert ei.value.rule_id.startswith("CC-")
-    if candidates:
-        legal_set = set(legal)
-        for a in candidate_actions(s, rng, legal):
-            if a in legal_set:
-                continue
-            seq = s._expand(a)
-            if seq is not None:
-                check_shorthand(s, a, seq, check_illegal)
-                continue
-            check_illegal(s, a)
-    assert dump_position(s) == before, "applying or checking an action changed the state"
+
+    canasta_helpers.check_legality(G, s, rng, candidates=candidates, each=each)
 
 
 # ------------------------------------------------------------------------------------------
@@ -736,15 +479,6 @@ def check_position_roundtrip(s) -> None:
         a = legal[len(d["log"]) % len(legal)]
         assert back.apply(a) == s.apply(a), "a loaded position plays on differently"
         assert s.apply(a, s.to_act[0]) == s.apply(a), "apply(a, seat) differs from apply(a)"
-
-
-def check_record_roundtrip(s, initial_dealer: int) -> None:
-    rec = Record.from_state(s, initial_dealer)
-    text = dump_record(rec)
-    back = load_record(text)
-    assert back.actions == rec.actions
-    final = back.final_state()
-    assert final == s, "replaying the record does not reproduce the state"
 
 
 # ------------------------------------------------------------------------------------------
@@ -781,38 +515,28 @@ def policy_eager(rng: random.Random, s, legal: list):
 
 POLICIES = {"uniform": policy_uniform, "cautious": policy_cautious, "eager": policy_eager}
 
+#: The checks above (by name), for the shared ones of canasta_helpers to call back into.
+G = Game.of("CC-", globals())
 
-class Playout:
-    """A seeded random playout with property checks after every action.
 
-    Args:
-        players, seed, options: the game.
-        hands: stop after this many hands have been scored (or at game over).
-        full: run the expensive checks (every legal action, illegal candidates, observations
-            of every seat with a reshuffled twin, position round-trip) after every action.
-    """
+class Playout(canasta_helpers.Playout):
+    """A seeded random playout with every property checked after every action (with ``full``,
+    every seat's observation is scanned and sampled, and one seat in rotation, or every seat
+    with ``all_twins``, is compared with a reshuffled twin); the arguments are those of
+    :class:`canasta_helpers.Playout`, ``policy`` one of :data:`POLICIES`."""
+
+    game = GAME
+    hand_cap = HAND_CAP
+    policies = POLICIES
 
     def __init__(self, players: int, seed: int, options: dict | None = None, *,
                  hands: int = 2, full: bool = True, all_twins: bool = False,
                  policy: str = "uniform"):
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.hands = hands
-        self.full = full
-        self.all_twins = all_twins
-        self.policy = POLICIES[policy]
-        self.steps = 0
-        self.rng = random.Random(seed * 31 + players)
-        self.check_rng = random.Random(seed * 17 + 5)
-        self.actions: list[str] = []
-        self.states = []
+        super().__init__(players, seed, options, hands=hands, full=full, all_twins=all_twins,
+                         policy=policy)
 
-    def new(self):
-        return meldhall.new_game(GAME, players=self.players, seed=self.seed,
-                                 options=dict(self.options) if self.options else None)
-
-    def check_state(self, s) -> None:
+    def check_state(self, s, force: bool = False) -> None:
+        # every state gets every check (``force`` changes nothing)
         check_conservation(s)
         check_structure(s)
         if self.full:
@@ -826,64 +550,42 @@ class Playout:
             check_legality(s, self.check_rng)
             check_position_roundtrip(s)
 
-    def run(self):
-        s = self.new()
-        initial_dealer = s.dealer
-        assert s == self.new(), "new_game is not deterministic"
+    def start(self) -> None:
+        self.tracker = TurnTracker()
+
+    def choose(self, s, legal):
+        return self.policy(self.rng, s, legal)
+
+    def after(self, prev, a, t) -> None:
+        self.tracker.step(prev, a, t)
+
+    def cap_note(self) -> str:
+        return f" (players={self.players}, seed={self.seed}, options={self.options})"
+
+    def scored(self, prev, s, initial_dealer: int) -> None:
         self.check_state(s)
-        scored = 0
-        hand_steps = 0
-        tracker = TurnTracker()
-        while not s.is_terminal:
-            legal = s.legal_actions()
-            a = self.policy(self.rng, s, legal)
-            prev = s
-            s = s.apply(a)
-            self.actions.append(str(a))
-            tracker.step(prev, a, s)
-            if isinstance(a, Deal):
-                hand_steps = 0
-            else:
-                hand_steps += 1
-            assert hand_steps <= HAND_CAP, (
-                f"hand {s.hand_no} has not ended after {HAND_CAP} actions "
-                f"(players={self.players}, seed={self.seed}, options={self.options})")
-            self.check_state(s)
-            if s.outcome is not None and prev.outcome is None:
-                check_scoring(prev, s)
-                check_record_roundtrip(s, initial_dealer)
-                scored += 1
-                if scored >= self.hands:
-                    break
-            elif s.outcome is None and not isinstance(a, Deal):
-                assert s.scores == prev.scores, "scores changed during a hand"
-                assert len(s.stock) <= len(prev.stock), "the stock grew during a hand"
+        check_scoring(prev, s)
         check_record_roundtrip(s, initial_dealer)
-        self.final = s
-        return s
 
-    def replay(self):
-        """Same seed, same actions: the identical game."""
-        s = self.new()
-        for text in self.actions:
-            s = s.apply(s.parse_action(text))
-        return s
+    def between(self, prev, a, s) -> None:
+        self.check_state(s)
+        if s.outcome is None and not isinstance(a, Deal):
+            assert s.scores == prev.scores, "scores changed during a hand"
+            assert len(s.stock) <= len(prev.stock), "the stock grew during a hand"
 
+    def finish(self, s, initial_dealer: int) -> None:
+        check_record_roundtrip(s, initial_dealer)
 
-def _repro(p: Playout) -> str:
-    return (f"players={p.players} seed={p.seed} options={p.options} policy={p.policy.__name__} "
-            f"after {len(p.actions)} actions; last: {p.actions[-5:]}")
+    def repro(self, kw) -> str:
+        return (f"players={self.players} seed={self.seed} options={self.options} "
+                f"policy={self.policy.__name__} after {len(self.actions)} actions; "
+                f"last: {self.actions[-5:]}")
 
 
 def run_playout(players, seed, options=None, *, hands=2, full=True,
                 all_twins=False, policy="uniform") -> Playout:
-    p = Playout(players, seed, options, hands=hands, full=full, all_twins=all_twins,
-                policy=policy)
-    try:
-        p.run()
-    except AssertionError as exc:
-        raise AssertionError(f"{exc}\n  reproduce: {_repro(p)}") from exc
-    return p
+    return Playout.play(players, seed, options, hands=hands, full=full, all_twins=all_twins,
+                        policy=policy)
 
 
 # ------------------------------------------------------------------------------------------
@@ -926,39 +628,18 @@ def test_biased_playout_full_checks(players, policy):
 def test_whole_game_reaches_game_over(players):
     """A whole game to the target (CC-13): terminal, winners, no action accepted after."""
     p = run_playout(players, SEED_BASE + 4242 + players, hands=10_000, full=False)
-    s = p.final
-    assert s.is_terminal and s.phase == "game_over"
-    for a in (Draw(), Deal(), Discard(4), Pass(), Answer(True)):
-        with pytest.raises(IllegalActionError) as ei:
-            s.apply(a)
-        assert ei.value.rule_id.startswith("CC-")
+    check_game_over(p.final, (Draw(), Deal(), Discard(4), Pass(), Answer(True)), "CC-")
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_determinism_same_seed_same_game(players):
-    a = run_playout(players, SEED_BASE + 55, hands=3, full=False)
-    b = run_playout(players, SEED_BASE + 55, hands=3, full=False)
-    assert a.actions == b.actions
-    assert dump_position(a.final) == dump_position(b.final)
-    c = meldhall.new_game(GAME, players=players, seed=SEED_BASE + 56)
-    assert dump_position(c) != dump_position(a.new()), "different seeds, same deal"
+    check_same_seed_same_game(run_playout, players, SEED_BASE + 55, hands=3, full=False)
 
 
 def test_states_are_values():
     """Applying an action never changes the state it was applied to."""
-    s = meldhall.new_game(GAME, players=4, seed=SEED_BASE)
-    rng = random.Random(3)
-    for _ in range(300):
-        if s.is_terminal:
-            break
-        before = dump_position(s)
-        obs_before = s.observation(s.to_act[0]).to_json()
-        la = s.legal_actions()
-        nxt = [s.apply(a) for a in la]
-        assert dump_position(s) == before
-        assert s.observation(s.to_act[0]).to_json() == obs_before
-        assert s.legal_actions() == la
-        s = rng.choice(nxt)
+    check_states_are_values(meldhall.new_game(GAME, players=4, seed=SEED_BASE),
+                            random.Random(3), over=lambda s: s.is_terminal)
 
 
 # ------------------------------------------------------------------------------------------
@@ -987,44 +668,16 @@ def test_hypothesis_action_sequences(players, seed, data):
     position round-trip are checked after each action."""
     options = data.draw(game_options(players), label="options")
     s = meldhall.new_game(GAME, players=players, seed=seed, options=options)
-    rng = random.Random(seed)
-    tracker = TurnTracker()
-    history = []
-    for _ in range(120):
-        if s.is_terminal:
-            break
-        legal = s.legal_actions()
-        a = legal[data.draw(st.integers(0, len(legal) - 1), label="action index")]
-        history.append(str(a))
-        prev = s
-        s = s.apply(a)
-        tracker.step(prev, a, s)
-        check_conservation(s)
-        check_structure(s)
-        if s.outcome is not None and prev.outcome is None:
-            check_scoring(prev, s)
-        check_observation(s, rng.randrange(players), rng)
-        check_position_roundtrip(s)
-    replayed = meldhall.new_game(GAME, players=players, seed=seed, options=options)
-    for text in history:
-        replayed = replayed.apply_text(text)
-    assert replayed == s
+    s, history = check_drawn_playout(G, s, data, random.Random(seed), steps=120,
+                                     over=lambda s: s.is_terminal, after=TurnTracker().step)
+    assert replayed(meldhall.new_game(GAME, players=players, seed=seed, options=options),
+                    history) == s
 
 
-_TOKENS = ["A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4", "3", "3S", "3C", "3H",
-           "3D", "2", "JK", "joker", "KH", "10s", "Q♦", "7H/1", "X", "0", "11", "", "1"]
 _HEADS = ["draw", "take", "meld", "add", "discard", "out", "ask", "yes", "no", "pass", "deal",
           "DRAW", "Take", "melt", "go", ""]
-
-
-@st.composite
-def notation(draw):
-    head = draw(st.sampled_from(_HEADS))
-    groups = draw(st.lists(st.lists(st.sampled_from(_TOKENS), max_size=8), max_size=3))
-    body = ", ".join(" ".join(g) for g in groups)
-    tail = draw(st.sampled_from(["", " -> K", " -> 2", " -> 3", "; discard 4", "; discard",
-                                 " -> ", ";", " 1", " 2", " 9"]))
-    return f"{head} {body}{tail}"
+_TAILS = ["", " -> K", " -> 2", " -> 3", "; discard 4", "; discard", " -> ", ";", " 1", " 2",
+          " 9"]
 
 
 @pytest.fixture(scope="module")
@@ -1043,37 +696,8 @@ def snapshot_states():
     return out
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), text=st.one_of(notation(), st.text(max_size=30)))
-def test_notation_fuzz(snapshot_states, data, text):
-    """Any text either fails to parse (NotationError / IllegalActionError with a CC- rule), or
-    parses to an action that is legal exactly when legal_actions() lists it."""
-    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
-    before = dump_position(s)
-    try:
-        a = s.parse_action(text)
-    except NotationError as exc:
-        assert str(exc)
-        return
-    except IllegalActionError as exc:
-        assert exc.rule_id.startswith("CC-") and exc.reason
-        return
-    legal = s.legal_actions()
-    if a in legal:
-        s.apply(a)
-    else:
-        check_illegal(s, a)
-    assert dump_position(s) == before
-
-
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), seed=st.integers(0, 2**32))
-def test_random_python_actions_agree_with_legal_actions(snapshot_states, data, seed):
-    """is_legal(a) == (a in legal_actions()) for random and mutated actions."""
-    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
-    check_legality(s, random.Random(seed))
+test_notation_fuzz, test_random_python_actions_agree_with_legal_actions = snapshot_tests(
+    G, notation(_HEADS, _TAILS), notation_examples=300, action_examples=150)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -1101,12 +725,7 @@ def test_malformed_python_actions_are_refused(players):
     for _ in range(250):
         if s.is_terminal:
             break
-        before = dump_position(s)
-        for a in malformed_actions(s, rng):
-            with pytest.raises(IllegalActionError) as ei:
-                s.apply(a)
-            assert ei.value.rule_id.startswith("CC-")
-        assert dump_position(s) == before
+        refuse_all(s, malformed_actions(s, rng), "CC-")
         s = s.apply(rng.choice(s.legal_actions()))
 
 
@@ -1225,7 +844,7 @@ def concealed_plans(draw):
             supply[3] -= b
     discard = draw(st.one_of(st.none(), st.sampled_from(
         [k for k in range(14) if supply.get(k, 0) > 0])))
-    return players, _canon(specs), discard
+    return players, canon(specs), discard
 
 
 @pytest.mark.timeout(120)
@@ -1338,28 +957,16 @@ def test_physical_copy_choice_does_not_reveal_other_cards():
 def _soak_option_sets():
     """A covering set of option combinations: every value of every axis appears, with the
     other axes varied pseudo-randomly."""
-    rng = random.Random(2024)
-    names = list(SOAK_OPTION_AXES)
-    combos = []
-    width = max(len(v) for v in SOAK_OPTION_AXES.values())
-    for i in range(max(width, 6)):
-        combos.append({n: SOAK_OPTION_AXES[n][(i + rng.randrange(7)) % len(SOAK_OPTION_AXES[n])]
-                       for n in names})
-    return combos
+    return covering_option_sets(SOAK_OPTION_AXES, 2024)
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_soak_default_options(players):
-    budget = SOAK_HANDS
-    games = 0
-    while budget > 0:
-        hands = min(budget, 10)
+    for games, hands in soak_games(SOAK_HANDS, 10):
         run_playout(players, SEED_BASE + 10_000 + 97 * games + players, hands=hands,
                     full=games % 5 == 0, all_twins=True,
                     policy=sorted(POLICIES)[games % len(POLICIES)])
-        budget -= hands
-        games += 1
 
 
 @pytest.mark.soak

@@ -33,38 +33,28 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meldhall
-from meldhall.cards import iter_ids
-from meldhall.errors import IllegalActionError, NotationError
 from meldhall.games.canasta.actions import (
-    Add,
-    Answer,
-    Ask,
-    Deal,
-    Discard,
-    Draw,
-    GoOut,
-    GoOutNow,
-    Kitty,
-    Meld,
-    MeldDone,
-    MeldSpec,
-    Pass,
-    Stage,
-    Take,
-    Withdraw,
-    rank_order,
+    Add, Answer, Ask, Deal, Discard, Draw, GoOut, GoOutNow, Kitty, Meld, MeldDone, MeldSpec, Pass,
+    Stage, Take, Withdraw,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES as V
 from meldhall.games.railroad_canasta.state import canasta_type
-from canasta_helpers import StageStack, check_shorthand, check_staging
-from meldhall.record import Record, dump_position, dump_record, load_position, load_record
+from meldhall.record import dump_position, load_position
+
+import canasta_helpers
+from canasta_helpers import (
+    Game, StageStack, bad_counts, check_drawn_playout, check_game_over, check_no_seed, check_places,
+    check_record_roundtrip, check_refused, check_result, check_same_seed_same_game, check_staging,
+    check_states_are_values, check_table_json, check_twin, covering_option_sets, notation, places,
+    random_take_and_meld, refuse_all, replayed, scan_observation, snapshot_tests, soak_games,
+    with_near_misses,
+)
 
 GAME = "railroad-canasta"
 PLAYER_COUNTS = (2, 3, 4, 6, 8)
@@ -73,8 +63,6 @@ PLAYER_COUNTS = (2, 3, 4, 6, 8)
 HAND_CAP = 8000
 #: Large seeds, so that the seed's digits cannot appear in an observation by accident.
 SEED_BASE = 9_120_034_567_891
-#: Physical card identities as they appear in JSON (``7H/1``, ``10S/12``, ``JK/3``).
-PHYSICAL = re.compile(r"\b(?:JK|10|[2-9AKQJ])[SHDC]?/\d+\b")
 SOAK_HANDS = int(os.environ.get("MELDHALL_SOAK_HANDS", "12"))
 HOWS = ("went_out", "stock_exhausted", "sevens_lock", "no_legal_discard")
 PHASES = ("draw", "meld", "kitty", "choice", "hand_end", "game_over")
@@ -115,48 +103,10 @@ SOAK_OPTION_AXES = {
 # invariants of one state
 
 
-def places(s) -> list[tuple[str, int]]:
-    """Every place a card can be, as (name, bitmask)."""
-    out = [(f"hand of seat {i}", h) for i, h in enumerate(s.hands)]
-    out += [(f"kitty of seat {i}", k) for i, k in enumerate(s.kitties)]
-    out.append(("stock", sum(1 << c for c in set(s.stock))))
-    out.append(("pile", sum(1 << c for c in set(s.pile))))
-    for seat, melds in enumerate(s.melds):
-        for m in melds:
-            if m is not None:
-                out.append((f"seat {seat} meld of rank {m.rank}", m.mask))
-    for seat, canastas in enumerate(s.closed):
-        for k, (_, m) in enumerate(canastas):
-            out.append((f"seat {seat} canasta {k}", m.mask))
-    out.extend((f"red threes of seat {i}", m) for i, m in enumerate(s.red3))
-    return out
-
-
 def check_conservation(s) -> None:
     """RR-2.1, RR-2.2: every physical card (ids 0..pack.size-1) is in exactly one place."""
-    pack = s.pack
-    assert pack.size == 106 * s.players
-    assert len(set(s.stock)) == len(s.stock), "a card is twice in the stock"
-    assert len(set(s.pile)) == len(s.pile), "a card is twice in the pile"
-    seen = 0
-    total = 0
-    all_places = places(s)
-    for _, mask in all_places:
-        seen |= mask
-        total += mask.bit_count()
-    if seen == pack.full_mask and total == pack.size:
-        return
-    owner: dict[int, str] = {}
-    for name, mask in all_places:
-        for c in iter_ids(mask):
-            assert c not in owner, (
-                f"{pack.cards[c].physical} is both in {owner[c]} and in {name}")
-            owner[c] = name
-    extra = seen & ~pack.full_mask
-    assert not extra, f"card ids outside the pack: {bin(extra)}"
-    missing = pack.full_mask & ~seen
-    raise AssertionError("cards in no place: " + " ".join(
-        c.physical for c in pack.cards_of(missing)))
+    assert s.pack.size == 106 * s.players
+    check_places(s, places(s, "seat"))
 
 
 def _check_meld_cards(s, m, what: str) -> None:
@@ -268,17 +218,7 @@ def check_scoring(prev, s) -> None:
     assert len(oc.results) == s.players == len(s.scores)
     for seat, res in enumerate(oc.results):
         assert res.side == seat and res.seats == (seat,)
-        assert sum(ln.points for ln in res.lines) == res.hand_score, (
-            f"seat {seat}: lines add up to {sum(ln.points for ln in res.lines)}, "
-            f"hand_score is {res.hand_score}")
-        assert res.total == prev.scores[seat] + res.hand_score, "totals are not cumulative"
-        assert s.scores[seat] == res.total
-        for ln in res.lines:
-            assert ln.rule_id.startswith("RR-13."), ln
-
-        def pts(rule, lines=res.lines):
-            return sum(ln.points for ln in lines if ln.rule_id == rule)
-
+        pts = check_result(prev, s, seat, res, label="seat", rules="RR-13.")
         melds = [m for m in s.melds[seat] if m is not None] + [m for _, m in s.closed[seat]]
         assert pts("RR-13.1") == sum(_meld_value(m) for m in melds), f"seat {seat}: melds"
         assert pts("RR-13.2") == sum(opts.bonus(k) for k, _ in s.closed[seat])
@@ -424,103 +364,13 @@ def visible_kitty(s, seat: int) -> int:
     return s.kitties[seat] if s.kitty_open(seat) else 0
 
 
-def public_physical(s, seat: int) -> set[str]:
-    """Physical cards ``seat`` may see: melds and canastas, pile, red threes, known-in-hand,
-    its own hand and (once eligible) its own kitty."""
-    mask = s.hands[seat] | visible_kitty(s, seat)
-    for melds in s.melds:
-        for m in melds:
-            if m is not None:
-                mask |= m.mask
-    for canastas in s.closed:
-        for _, m in canastas:
-            mask |= m.mask
-    for c in s.pile:
-        mask |= 1 << c
-    for m in s.red3:
-        mask |= m
-    for m in s.known:
-        mask |= m
-    return {c.physical for c in s.pack.cards_of(mask)}
-
-
-def reshuffle_hidden(s, seat: int, rng: random.Random):
-    """A state that ``seat`` cannot tell from ``s``: the cards hidden from it (other hands
-    except publicly known cards, other seats' kitties, its own kitty until it is eligible, and
-    the stock) are dealt again at random.  Red threes stay in the stock and the kitties (they
-    are never held, RR-9.1)."""
-    pack = s.pack
-    red = pack.red_threes
-    d = dump_position(s)
-    own_kitty_hidden = not s.kitty_open(seat)
-    slots = []  # (where, index) of each hidden card that is not a red three
-    pool = []
-    for x, h in enumerate(s.hands):
-        if x != seat:
-            for c in pack.cards_of(h & ~s.known[x]):
-                slots.append(("hand", x))
-                pool.append(c.physical)
-    kitties = [[c.physical for c in pack.cards_of(k & red)] for k in s.kitties]
-    for x, k in enumerate(s.kitties):
-        if x != seat or own_kitty_hidden:
-            for c in pack.cards_of(k & ~red):
-                slots.append(("kitty", x))
-                pool.append(c.physical)
-        else:
-            kitties[x] = [c.physical for c in pack.cards_of(k)]
-    stock_phys = [pack.cards[c].physical for c in reversed(s.stock)]  # dump order: top first
-    for i, c in enumerate(reversed(s.stock)):
-        if not (red >> c) & 1:
-            slots.append(("stock", i))
-            pool.append(pack.cards[c].physical)
-    rng.shuffle(pool)
-    hands = [[c.physical for c in pack.cards_of(s.known[x])]
-             if x != seat else list(d["hands"][x]) for x in range(s.players)]
-    for (where, i), card in zip(slots, pool):
-        if where == "hand":
-            hands[i].append(card)
-        elif where == "kitty":
-            kitties[i].append(card)
-        else:
-            stock_phys[i] = card
-    rng.shuffle(stock_phys)
-    d["hands"] = hands
-    d["kitties"] = kitties
-    d["stock"] = stock_phys
-    if seat != s.turn:
-        # another seat's staged melds are unseen (RR-6.11): the twin has none
-        d["turn_state"].update(staged=[], staged_upcard=False, stages_this_turn=0)
-    return load_position(d)
-
-
-def _hand_seed(s) -> int:
-    from meldhall.games.canasta.engine import hand_seed
-
-    return hand_seed(s.seed, s.hand_no)
-
-
 def check_observation(s, seat: int, rng: random.Random, *, reshuffle: bool = True) -> None:
     """RR-5.10 for one seat: scan the observation for hidden cards, the stock and the seed; the
     observation and ``sample_state`` do not depend on the real hidden cards."""
-    obs = s.observation(seat)
-    assert obs.seat == seat
-    j = obs.to_json()
-    text = json.dumps(j, ensure_ascii=False)
-    assert json.loads(text) == j, "observation JSON does not round-trip"
-    plain = obs.to_text()
-    for blob in (text, plain):
-        # cards are shown by rank and suit only: no deck index reaches a seat (which copy is
-        # where is hidden information); hidden cards themselves are caught by the twin below
-        assert not PHYSICAL.findall(blob), f"seat {seat} is shown deck indices"
-        for secret in (str(s.seed), str(_hand_seed(s))):
-            assert len(secret) < 9 or secret not in blob, (
-                f"the seed {secret} is in seat {seat}'s observation")
+    obs, j, plain = scan_observation(s, seat)
     public = obs.public
     assert not {"seed", "stock", "hands", "kitties"} & set(public), "hidden fields in public"
-    secrets = {s.seed, _hand_seed(s)}
-    for name, value in [*public.items(), *obs.private.items()]:
-        assert not (isinstance(value, int) and value in secrets and len(str(value)) >= 9), (
-            f"the seed is inside the observation object ({name})")
+    check_no_seed(s, [*public.items(), *obs.private.items()])
     # the kitty: the owner sees it once eligible (RR-10.2); nobody else ever does
     mine = obs.private["kitty"]
     assert mine == (visible_kitty(s, seat) if s.kitty_open(seat) else None)
@@ -529,28 +379,12 @@ def check_observation(s, seat: int, rng: random.Random, *, reshuffle: bool = Tru
     assert (sorted(j["my_kitty"]) if j["my_kitty"] is not None else None) == expected_kitty
     assert j["kitty_sizes"] == [k.bit_count() for k in s.kitties]
     assert j["kitty_taken"] == [bool((s.kitty_taken >> x) & 1) for x in range(s.players)]
-    for x in range(s.players):
-        assert j["hand_sizes"][x] == s.hands[x].bit_count()
-    assert j["stock_size"] == len(s.stock)
-    assert sorted(j["hand"]) == sorted(str(c) for c in s.hand_cards(seat))
-    assert j["pile"] == [str(s.pack.cards[c]) for c in s.pile]
+    check_table_json(s, seat, j)
     assert "stock" not in j and "seed" not in j and "hands" not in j and "kitties" not in j
-
-    sample_seed = rng.getrandbits(32)
-    sampled = obs.sample_state(random.Random(sample_seed))
-    check_sampled(s, seat, sampled)
-    if not reshuffle or s.outcome is not None:
-        return
-    twin = reshuffle_hidden(s, seat, rng)
-    check_conservation(twin)
-    tobs = twin.observation(seat)
-    assert tobs.to_json() == j, f"seat {seat}'s observation depends on hidden cards"
-    assert tobs.to_text() == plain, f"seat {seat}'s text view depends on hidden cards"
-    tsampled = tobs.sample_state(random.Random(sample_seed))
-    assert _world(tsampled) == _world(sampled), "sample_state depends on the real hidden cards"
+    check_twin(G, s, seat, rng, obs, j, plain, reshuffle=reshuffle)
 
 
-def _world(s):
+def world(s):
     """What sample_state deals (the public fields are copied from the observation)."""
     return s.hands, s.kitties, s.stock, s.seed, s.pile, s.red3, s.known, s.scores
 
@@ -585,55 +419,15 @@ def check_sampled(s, seat: int, sampled) -> None:
 # legality
 
 
-def _canon(specs) -> tuple[MeldSpec, ...]:
-    by_rank: dict[int, MeldSpec] = {}
-    for sp in specs:
-        by_rank.setdefault(sp.rank, sp)
-    return tuple(sorted(by_rank.values(), key=lambda m: -rank_order(m.rank)))
-
-
 def _rand_spec(rng: random.Random, rank: int | None = None) -> MeldSpec:
     r = rng.randrange(14) if rank is None else rank
     nat = 0 if r in (0, 2) and rng.random() < 0.7 else rng.randint(0, 8)
     return MeldSpec(r, nat, rng.randint(0, 3), rng.randint(0, 4))
 
 
-def _bump(spec: MeldSpec, rng: random.Random) -> MeldSpec:
-    field = rng.choice(("naturals", "twos", "jokers"))
-    vals = {"naturals": spec.naturals, "twos": spec.twos, "jokers": spec.jokers}
-    vals[field] = max(0, vals[field] + rng.choice((-1, 1)))
-    return MeldSpec(spec.rank, **vals)
-
-
 def mutations(a, rng: random.Random) -> list:
     """Near misses of a legal action."""
-    out = []
-    if isinstance(a, Take):
-        for _ in range(3):
-            sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
-            out.append(Take(a.rank, sp.naturals, sp.twos, sp.jokers, a.extra))
-        out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
-                        _canon(a.extra + (_rand_spec(rng),))))
-        if a.extra:
-            out.append(Take(a.rank, a.naturals, a.twos, a.jokers, a.extra[1:]))
-            out.append(Take(a.rank, a.naturals, a.twos, a.jokers,
-                            _canon((_bump(a.extra[0], rng),) + a.extra[1:])))
-    elif isinstance(a, Meld):
-        specs = list(a.melds)
-        i = rng.randrange(len(specs))
-        out.append(Meld(_canon(specs[:i] + [_bump(specs[i], rng)] + specs[i + 1:])))
-        out.append(Meld(_canon(specs + [_rand_spec(rng)])))
-        if len(specs) > 1:
-            out.append(Meld(tuple(specs[1:])))
-    elif isinstance(a, Add):
-        sp = _bump(MeldSpec(a.rank, a.naturals, a.twos, a.jokers), rng)
-        out.append(Add(a.rank, sp.naturals, sp.twos, sp.jokers))
-        out.append(Add(rng.randrange(14), a.naturals, a.twos, a.jokers))
-        out.append(Add(a.rank, a.naturals + 1, a.twos, a.jokers))
-        out.append(Add(a.rank, a.naturals, a.twos + 1, a.jokers))
-    elif isinstance(a, Discard):
-        out.append(Discard(rng.randrange(14)))
-    return out
+    return canasta_helpers.mutations(a, rng, _rand_spec, add_two=True)
 
 
 def candidate_actions(s, rng: random.Random, legal) -> list:
@@ -646,23 +440,11 @@ def candidate_actions(s, rng: random.Random, legal) -> list:
     counts = s.hand_counts(s.turn)
     held = [k for k in range(14) if counts[k]] or [4]
     for _ in range(4):
-        r = rng.choice((top, rng.randrange(14)))
-        sp = _rand_spec(rng, r)
-        extra = _canon(_rand_spec(rng) for _ in range(rng.choice((0, 0, 1, 2))))
-        out.append(Take(r, sp.naturals, sp.twos, sp.jokers, extra))
-        out.append(Meld(_canon(_rand_spec(rng) for _ in range(rng.randint(1, 3)))))
+        out += random_take_and_meld(rng, top, _rand_spec)
         out.append(Meld((_rand_spec(rng, rng.choice(held)),)))
         sp = _rand_spec(rng, rng.choice(held + [0]))
         out.append(Add(sp.rank, min(sp.naturals, 4), sp.twos, sp.jokers))
-    for a in rng.sample(legal, min(6, len(legal))):
-        out.extend(mutations(a, rng))
-    seen = set()
-    uniq = []
-    for a in out:
-        if a not in seen:
-            seen.add(a)
-            uniq.append(a)
-    return uniq
+    return with_near_misses(out, legal, rng, mutations)
 
 
 def malformed_actions(s, rng: random.Random) -> list:
@@ -670,60 +452,30 @@ def malformed_actions(s, rng: random.Random) -> list:
     out = [Discard(14), Discard(-1), Add(14, 1), Add(-1, 1), Take(14, 2), Take(-1, 2),
            Meld((MeldSpec(14, 3),)), Meld((MeldSpec(-1, 3),)), Meld((MeldSpec(0, 3),)),
            Meld((MeldSpec(0, 2, 1, 1),)), Take(7, 2, 0, 0, (MeldSpec(0, 3),))]
-    counts = s.hand_counts(s.to_act[0]) if s.to_act else [0] * 14
-    for r in range(14):
-        for nat, tw, jk in ((3, 1, -1), (3, -1, 1), (2, 2, -1), (4, -1, 0), (-1, 2, 2)):
-            if counts[r] >= max(nat, 0):
-                out.append(Meld((MeldSpec(r, nat, tw, jk),)))
-                out.append(Add(r, nat, tw, jk))
-                out.append(Take(r, nat - 1, tw, jk))
+    out += bad_counts(s)
     rng.shuffle(out)
     return out
 
 
 def check_illegal(s, a) -> None:
     """``a`` is illegal in ``s``: check and apply refuse it with an RR- rule ID."""
-    assert not s.is_legal(a), f"{a!r} is legal but not in legal_actions()"
-    with pytest.raises(IllegalActionError) as ei:
-        s.check(a)
-    assert ei.value.rule_id.startswith("RR-"), ei.value.rule_id
-    assert ei.value.reason
-    with pytest.raises(IllegalActionError) as ei:
-        s.apply(a)
-    assert ei.value.rule_id.startswith("RR-") and ei.value.reason
+    check_refused(s, a, "RR-", methods=("check", "apply"))
 
 
 def check_legality(s, rng: random.Random, *, candidates: bool = True) -> None:
     """Every legal action applies (and leaves ``s`` unchanged); illegal ones are refused."""
-    before = dump_position(s)
-    legal = s.legal_actions()
-    for a in legal:
-        assert s.is_legal(a), f"{a} is listed but not legal"
-        s.check(a)
-        for seat in s.to_act:
-            assert s.is_legal(a, seat)
+
+    def each(s, a):
         assert s.parse_action(str(a)) == a, f"{str(a)!r} does not parse back"
         check_conservation(s.apply(a))
-    for a in rng.sample(legal, min(4, len(legal))):
-        # a freshly built equal action (not the listed object) goes through the checked path
-        check_conservation(s.apply(s.parse_action(str(a))))
-    for a in legal[:3]:
-        for seat in range(s.players):
-            if seat not in s.to_act:
-                with pytest.raises(IllegalActionError) as ei:
-                    s.apply(a, seat)
-                assert ei.value.rule_id.startswith("RR-")
-    if candidates:
-        legal_set = set(legal)
-        for a in candidate_actions(s, rng, legal):
-            if a in legal_set:
-                continue
-            seq = s._expand(a)
-            if seq is not None:
-                check_shorthand(s, a, seq, check_illegal)
-                continue
-            check_illegal(s, a)
-    assert dump_position(s) == before, "applying or checking an action changed the state"
+
+    def fresh(s, legal, rng):
+        for a in rng.sample(legal, min(4, len(legal))):
+            # a freshly built equal action (not the listed object) goes through the checked
+            # path
+            check_conservation(s.apply(s.parse_action(str(a))))
+
+    canasta_helpers.check_legality(G, s, rng, candidates=candidates, each=each, more=fresh)
 
 
 # ------------------------------------------------------------------------------------------
@@ -737,13 +489,6 @@ def check_position_roundtrip(s) -> None:
     assert dump_position(back) == d
     assert back.legal_actions() == s.legal_actions()
     assert back.to_act == s.to_act and back.phase == s.phase
-
-
-def check_record_roundtrip(s, initial_dealer: int) -> None:
-    rec = Record.from_state(s, initial_dealer)
-    back = load_record(dump_record(rec))
-    assert back.actions == rec.actions
-    assert back.final_state() == s, "replaying the record does not reproduce the state"
 
 
 # ------------------------------------------------------------------------------------------
@@ -790,45 +535,33 @@ def random_policy(s, legal, rng: random.Random):
 
 POLICIES = {"random": random_policy, "builder": builder_policy}
 
+#: The checks above (by name), for the shared ones of canasta_helpers to call back into.
+G = Game.of("RR-", globals())
+
 
 # ------------------------------------------------------------------------------------------
 # playouts
 
 
-class Playout:
-    """A seeded playout with property checks.
-
-    Args:
-        players, seed, options: the game.
-        hands: stop after this many hands have been scored (or at game over).
-        full: run the expensive checks (every legal action, illegal candidates, observations
-            of every seat with a reshuffled twin, position round-trip) — after every
-            ``every``-th action (cheap checks run after each action).
-        policy: ``"random"`` or ``"builder"``.
+class Playout(canasta_helpers.Playout):
+    """A seeded playout with property checks: the arguments of
+    :class:`canasta_helpers.Playout` (``policy``: ``"random"`` or ``"builder"``), and ``every``:
+    with ``full``, the expensive checks run after every ``every``-th action (and at each hand's
+    start and end), for the seat to act and one more seat in rotation.
     """
+
+    game = GAME
+    hand_cap = HAND_CAP
+    policies = POLICIES
 
     def __init__(self, players: int, seed: int, options: dict | None = None, *,
                  hands: int = 1, full: bool = True, every: int = 1, policy: str = "random",
                  all_twins: bool = False):
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.hands = hands
-        self.full = full
+        super().__init__(players, seed, options, hands=hands, full=full, all_twins=all_twins,
+                         policy=policy)
         self.every = every
-        self.policy = POLICIES[policy]
-        self.all_twins = all_twins
-        self.steps = 0
-        self.rng = random.Random(seed * 31 + players)
-        self.check_rng = random.Random(seed * 17 + 5)
-        self.actions: list[str] = []
         self.seen_phases: set[str] = set()
         self.hows: list[str] = []
-        self.final = None
-
-    def new(self):
-        return meldhall.new_game(GAME, players=self.players, seed=self.seed,
-                                 options=dict(self.options) if self.options else None)
 
     def check_state(self, s, force: bool = False) -> None:
         check_conservation(s)
@@ -846,55 +579,32 @@ class Playout:
             check_legality(s, self.check_rng)
             check_position_roundtrip(s)
 
-    def run(self):
-        s = self.new()
-        initial_dealer = s.dealer
-        assert s == self.new(), "new_game is not deterministic"
-        self.check_state(s, force=True)
-        scored = 0
-        hand_steps = 0
-        stages = StageStack()
-        while not s.is_terminal:
-            legal = s.legal_actions()
-            a = self.policy(s, legal, self.rng)
-            prev = s
-            s = s.apply(a)
-            self.actions.append(str(a))
-            self.seen_phases.add(s.phase)
-            check_transition(prev, a, s, stages)
-            hand_steps = 0 if isinstance(a, Deal) else hand_steps + 1
-            assert hand_steps <= HAND_CAP, (
-                f"hand {s.hand_no} has not ended after {HAND_CAP} actions")
-            if s.outcome is not None and prev.outcome is None:
-                self.check_state(s, force=True)
-                check_scoring(prev, s)
-                check_record_roundtrip(s, initial_dealer)
-                self.hows.append(s.outcome.how)
-                scored += 1
-                if scored >= self.hands:
-                    break
-            else:
-                self.check_state(s)
-        self.final = s
-        return s
+    def start(self) -> None:
+        self.stages = StageStack()
 
-    def replay(self):
-        """Same seed, same actions: the identical game."""
-        s = self.new()
-        for text in self.actions:
-            s = s.apply(s.parse_action(text))
-        return s
+    def choose(self, s, legal):
+        return self.policy(s, legal, self.rng)
+
+    def after(self, prev, a, t) -> None:
+        self.seen_phases.add(t.phase)
+        check_transition(prev, a, t, self.stages)
+
+    def scored(self, prev, s, initial_dealer: int) -> None:
+        self.check_state(s, force=True)
+        check_scoring(prev, s)
+        check_record_roundtrip(s, initial_dealer)
+        self.hows.append(s.outcome.how)
+
+    def between(self, prev, a, s) -> None:
+        self.check_state(s)
+
+    def repro(self, kw) -> str:
+        return (f"players={self.players} seed={self.seed} options={self.options} {kw} "
+                f"after {len(self.actions)} actions; last: {self.actions[-6:]}")
 
 
 def run_playout(players, seed, options=None, **kw) -> Playout:
-    p = Playout(players, seed, options, **kw)
-    try:
-        p.run()
-    except AssertionError as exc:
-        raise AssertionError(
-            f"{exc}\n  reproduce: players={players} seed={seed} options={options} {kw} "
-            f"after {len(p.actions)} actions; last: {p.actions[-6:]}") from exc
-    return p
+    return Playout.play(players, seed, options, **kw)
 
 
 #: Full checks after every k-th action, by table size (the default run must stay fast).
@@ -961,39 +671,18 @@ def test_whole_game_reaches_game_over(players):
     """A whole game to the target (RR-14): terminal, winners, no action accepted after."""
     p = run_playout(players, SEED_BASE + 4242 + players, {"target_score": 12_000},
                     hands=10_000, full=False, policy="builder")
-    s = p.final
-    assert s.is_terminal and s.phase == "game_over"
-    for a in (Draw(), Deal(), Discard(4), Pass(), Kitty(), GoOutNow()):
-        with pytest.raises(IllegalActionError) as ei:
-            s.apply(a)
-        assert ei.value.rule_id.startswith("RR-")
+    check_game_over(p.final, (Draw(), Deal(), Discard(4), Pass(), Kitty(), GoOutNow()), "RR-")
 
 
 @pytest.mark.parametrize("players", (2, 4, 8))
 def test_determinism_same_seed_same_game(players):
-    a = run_playout(players, SEED_BASE + 55, full=False)
-    b = run_playout(players, SEED_BASE + 55, full=False)
-    assert a.actions == b.actions
-    assert dump_position(a.final) == dump_position(b.final)
-    c = meldhall.new_game(GAME, players=players, seed=SEED_BASE + 56)
-    assert dump_position(c) != dump_position(a.new()), "different seeds, same deal"
+    check_same_seed_same_game(run_playout, players, SEED_BASE + 55, full=False)
 
 
 def test_states_are_values():
     """Applying an action never changes the state it was applied to."""
-    s = meldhall.new_game(GAME, players=3, seed=SEED_BASE)
-    rng = random.Random(3)
-    for _ in range(300):
-        if s.outcome is not None:
-            break
-        before = dump_position(s)
-        obs_before = s.observation(s.to_act[0]).to_json()
-        la = s.legal_actions()
-        nxt = [s.apply(a) for a in la]
-        assert dump_position(s) == before
-        assert s.observation(s.to_act[0]).to_json() == obs_before
-        assert s.legal_actions() == la
-        s = rng.choice(nxt)
+    check_states_are_values(meldhall.new_game(GAME, players=3, seed=SEED_BASE),
+                            random.Random(3), over=lambda s: s.outcome is not None)
 
 
 def test_kitty_never_leaks():
@@ -1030,44 +719,16 @@ def test_kitty_never_leaks():
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(SEED_BASE, SEED_BASE + 2**40),
        data=st.data())
 def test_hypothesis_action_sequences(players, seed, data):
-    s = meldhall.new_game(GAME, players=players, seed=seed)
-    rng = random.Random(seed)
-    history = []
-    for _ in range(40):
-        if s.outcome is not None:
-            break
-        legal = s.legal_actions()
-        a = legal[data.draw(st.integers(0, len(legal) - 1), label="action index")]
-        history.append(str(a))
-        prev = s
-        s = s.apply(a)
-        check_transition(prev, a, s)
-        check_conservation(s)
-        check_structure(s)
-        if s.outcome is not None:
-            check_scoring(prev, s)
-        check_observation(s, rng.randrange(players), rng)
-        check_position_roundtrip(s)
-    replayed = meldhall.new_game(GAME, players=players, seed=seed)
-    for text in history:
-        replayed = replayed.apply_text(text)
-    assert replayed == s
+    s, history = check_drawn_playout(
+        G, meldhall.new_game(GAME, players=players, seed=seed), data, random.Random(seed),
+        steps=40, over=lambda s: s.outcome is not None, after=check_transition)
+    assert replayed(meldhall.new_game(GAME, players=players, seed=seed), history) == s
 
 
-_TOKENS = ["A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4", "3", "3S", "3C", "3H",
-           "3D", "2", "JK", "joker", "KH", "10s", "Q♦", "7H/1", "X", "0", "11", "", "1"]
 _HEADS = ["draw", "take", "meld", "add", "discard", "out", "ask", "yes", "no", "pass", "deal",
           "kitty", "go", "go out", "DRAW", "Take", "melt", ""]
-
-
-@st.composite
-def notation(draw):
-    head = draw(st.sampled_from(_HEADS))
-    groups = draw(st.lists(st.lists(st.sampled_from(_TOKENS), max_size=8), max_size=3))
-    body = ", ".join(" ".join(g) for g in groups)
-    tail = draw(st.sampled_from(["", " -> K", " -> 2", " -> 3", " -> wild", " -> 7", " out",
-                                 "; discard 4", " -> ", ";", " 1", " 9"]))
-    return f"{head} {body}{tail}"
+_TAILS = ["", " -> K", " -> 2", " -> 3", " -> wild", " -> 7", " out", "; discard 4", " -> ", ";",
+          " 1", " 9"]
 
 
 @pytest.fixture(scope="module")
@@ -1087,36 +748,8 @@ def snapshot_states():
     return out
 
 
-@settings(max_examples=250, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), text=st.one_of(notation(), st.text(max_size=30)))
-def test_notation_fuzz(snapshot_states, data, text):
-    """Any text either fails to parse (NotationError / IllegalActionError with an RR- rule), or
-    parses to an action that is legal exactly when legal_actions() lists it."""
-    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
-    before = dump_position(s)
-    try:
-        a = s.parse_action(text)
-    except NotationError as exc:
-        assert str(exc)
-        return
-    except IllegalActionError as exc:
-        assert exc.rule_id.startswith("RR-") and exc.reason
-        return
-    if a in s.legal_actions():
-        s.apply(a)
-    else:
-        check_illegal(s, a)
-    assert dump_position(s) == before
-
-
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), seed=st.integers(0, 2**32))
-def test_random_python_actions_agree_with_legal_actions(snapshot_states, data, seed):
-    """is_legal(a) == (a in legal_actions()) for random and mutated actions."""
-    s = snapshot_states[data.draw(st.integers(0, len(snapshot_states) - 1))]
-    check_legality(s, random.Random(seed))
+test_notation_fuzz, test_random_python_actions_agree_with_legal_actions = snapshot_tests(
+    G, notation(_HEADS, _TAILS), notation_examples=250, action_examples=120)
 
 
 @pytest.mark.parametrize("players", (2, 4, 8))
@@ -1128,12 +761,7 @@ def test_malformed_python_actions_are_refused(players):
     for _ in range(150):
         if s.outcome is not None:
             break
-        before = dump_position(s)
-        for a in malformed_actions(s, rng):
-            with pytest.raises(IllegalActionError) as ei:
-                s.apply(a)
-            assert ei.value.rule_id.startswith("RR-")
-        assert dump_position(s) == before
+        refuse_all(s, malformed_actions(s, rng), "RR-")
         s = s.apply(builder_policy(s, s.legal_actions(), rng))
 
 
@@ -1160,25 +788,16 @@ def test_sample_state_keeps_red_threes_out_of_hands(players):
 
 def _soak_option_sets():
     """A covering set of option combinations: every value of every axis appears."""
-    rng = random.Random(2025)
-    names = list(SOAK_OPTION_AXES)
-    width = max(len(v) for v in SOAK_OPTION_AXES.values())
-    return [{n: SOAK_OPTION_AXES[n][(i + rng.randrange(7)) % len(SOAK_OPTION_AXES[n])]
-             for n in names} for i in range(max(width, 6))]
+    return covering_option_sets(SOAK_OPTION_AXES, 2025)
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("policy", ("random", "builder"))
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_soak_default_options(players, policy):
-    budget = SOAK_HANDS
-    games = 0
-    while budget > 0:
-        hands = min(budget, 4)
+    for games, hands in soak_games(SOAK_HANDS, 4):
         run_playout(players, SEED_BASE + 10_000 + 97 * games + players, hands=hands,
                     every=EVERY[players], full=games % 3 == 0, all_twins=True, policy=policy)
-        budget -= hands
-        games += 1
 
 
 @pytest.mark.soak

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from canasta_position import all_cards
 from rr_position import offers, assert_illegal, build, legal_texts, play, result, rigged_game
 
 from meldhall.errors import OptionsError
 from meldhall.games.railroad_canasta import new_game
 from meldhall.record import dump_position
-
-
-def _all_cards(state) -> list[str]:
-    d = dump_position(state)
-    cards = list(d["stock"]) + list(d["pile"])
-    for h in d["hands"]:
-        cards += h
-    for k in d["kitties"]:
-        cards += k
-    for side in d["melds"] + d["closed"]:
-        for m in side:
-            cards += m["cards"]
-    for r in d["red_threes"]:
-        cards += r
-    return cards
 
 
 # --------------------------------------------------------------------------- RR-1 players
@@ -51,7 +37,7 @@ def test_player_count_out_of_range(players):
 def test_pack_size(players):
     """RR-2.1 table: 2N decks + 2N jokers = 106 × N cards, each exactly once."""
     s = new_game(players=players, seed=7)
-    cards = _all_cards(s)
+    cards = all_cards(s)
     assert len(cards) == 106 * players == len(set(cards))
     assert sum(1 for c in cards if c.startswith("JK")) == 2 * players
     assert s.pack.decks == 2 * players and s.pack.jokers == 2 * players
@@ -61,7 +47,7 @@ def test_pack_size(players):
 def test_copies_of_each_rank(players):
     """RR-2.3: 8N copies of each rank (8N twos), 4N red threes, 4N black threes, 2N jokers,
     so 10N wild cards."""
-    cards = _all_cards(new_game(players=players, seed=3))
+    cards = all_cards(new_game(players=players, seed=3))
     n = players
 
     def count(pred):
@@ -79,7 +65,7 @@ def test_edge25_large_pack_identity_includes_deck_index():
     """RR-2.2, RR-2.3, edge case 25: with eight players the pack has 848 cards and sixteen
     copies of each card (deck indexes 0–15); every copy is a distinct, tracked object."""
     s = new_game(players=8, seed=11)
-    cards = _all_cards(s)
+    cards = all_cards(s)
     assert len(cards) == 848 == len(set(cards))
     queens_of_hearts = sorted(int(c.split("/")[1]) for c in cards if c.split("/")[0] == "QH")
     assert queens_of_hearts == list(range(16))
@@ -294,5 +280,5 @@ def test_red_three_deal_keeps_card_counts():
     """RR-4.9, RR-2.1: whatever the red threes, every card is somewhere exactly once."""
     for seed in range(20):
         s = new_game(players=2, seed=seed)
-        cards = _all_cards(s)
+        cards = all_cards(s)
         assert len(cards) == 212 == len(set(cards))

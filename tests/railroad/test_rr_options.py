@@ -6,11 +6,10 @@ Effects tested in a rule module are listed in ``OPTION_TESTS``; the others are h
 
 from __future__ import annotations
 
-import ast
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from canasta_position import check_option_tests
 from rr_position import (
     assert_illegal, build, legal_texts, offers, play, points, result, rigged_game,
 )
@@ -65,15 +64,7 @@ OPTION_TESTS = {
 def test_every_option_row_has_a_test():
     """Configurable house rules: every option (= every field of RailroadCanastaOptions) has at
     least one test showing its effect, and those tests exist."""
-    assert set(OPTION_TESTS) == {f.name for f in fields(RailroadCanastaOptions)}
-    here = Path(__file__).parent
-    for name, tests in OPTION_TESTS.items():
-        assert tests, name
-        for ref in tests:
-            module, func = ref.split("::")
-            tree = ast.parse((here / module).read_text(encoding="utf-8"))
-            names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-            assert func in names, f"{name}: {ref} missing"
+    check_option_tests(OPTION_TESTS, RailroadCanastaOptions, Path(__file__).parent)
 
 
 def test_defaults_are_the_spec_defaults():

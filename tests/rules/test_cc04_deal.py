@@ -4,24 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from canasta_position import all_cards
 from cc_position import assert_illegal, build, play, rigged_game
 from meldhall.cards import Card
 from meldhall.games.canasta.values import CLASSIC_VALUES
 from meldhall.games.classic_canasta import new_game
 from meldhall.record import dump_position
-
-
-def _all_cards(state) -> list[str]:
-    d = dump_position(state)
-    cards = list(d["stock"]) + list(d["pile"])
-    for h in d["hands"]:
-        cards += h
-    for side in d["melds"]:
-        for m in side:
-            cards += m["cards"]
-    for r in d["red_threes"]:
-        cards += r
-    return cards
 
 
 def _physical(cards) -> list[str]:
@@ -53,7 +41,7 @@ def test_five_players_not_supported():
 def test_pack_size(players, size, jokers):
     """CC-2.1, CC-2.2: 2 decks + 4 jokers (108) for 2–4 players; 3 decks + 6 jokers for 6."""
     s = new_game(players=players, seed=5)
-    cards = _all_cards(s)
+    cards = all_cards(s)
     assert len(cards) == size == len(set(cards))
     assert sum(1 for c in cards if c.startswith("JK")) == jokers
 

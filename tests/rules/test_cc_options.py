@@ -6,11 +6,10 @@ Each option's effect is tested in the module of the rule it changes, in a test n
 
 from __future__ import annotations
 
-import ast
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from canasta_position import check_option_tests
 
 import meldhall
 from meldhall.errors import OptionsError
@@ -53,15 +52,7 @@ OPTION_TESTS = {
 def test_every_option_row_has_a_test():
     """Configurable house rules: every option of the table (= every field of
     ClassicCanastaOptions) has at least one test showing its effect, and those tests exist."""
-    assert set(OPTION_TESTS) == {f.name for f in fields(ClassicCanastaOptions)}
-    here = Path(__file__).parent
-    for name, tests in OPTION_TESTS.items():
-        assert tests, name
-        for ref in tests:
-            module, func = ref.split("::")
-            tree = ast.parse((here / module).read_text(encoding="utf-8"))
-            names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-            assert func in names, f"{name}: {ref} missing"
+    check_option_tests(OPTION_TESTS, ClassicCanastaOptions, Path(__file__).parent)
 
 
 def test_defaults_are_the_spec_defaults():
