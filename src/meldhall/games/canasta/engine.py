@@ -304,11 +304,16 @@ def used_counts(action: Take | Add | Meld | GoOut) -> list[int]:
     """Cards by kind that a take, meld, add or go-out action moves out of the hand."""
     used = [0] * 14
     specs: tuple[MeldSpec, ...]
-    if type(action) is Take or type(action) is Add:
+    if type(action) is Take:
         used[action.rank] += action.naturals
         used[TWO] += action.twos
         used[JOKER] += action.jokers
-        specs = action.extra if type(action) is Take else ()
+        specs = action.extra
+    elif type(action) is Add:
+        used[action.rank] += action.naturals
+        used[TWO] += action.twos
+        used[JOKER] += action.jokers
+        specs = ()
     else:
         specs = action.melds
     for s in specs:
