@@ -191,7 +191,7 @@ class LogNode:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LogNode) and self.entries() == other.entries()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: compared by its entries
 
     def __repr__(self) -> str:
         return f"<log of {self.length} entries, last {self.entry!r}>"
@@ -910,7 +910,7 @@ class CanastaState(State):
             seq.append(Take(action.rank))
             return seq
         if type(action) is not Meld and type(action) is not GoOut:  # pragma: no cover
-            return None  # (the first test returned already)
+            return None  # unreachable: only a Meld, Take or GoOut gets past the first test
         if ph != "meld" or not action.melds:
             return None
         seq = [Stage(sp) for sp in action.melds]
@@ -1577,4 +1577,4 @@ class CanastaState(State):
             return NotImplemented
         return dump_position(self) == dump_position(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: a value compared by content
