@@ -21,6 +21,12 @@ from meldhall.errors import (
     RecordError,
 )
 from meldhall.game import Action, Observation, Outcome, State
+from meldhall.games import GAMES, game_module
+from meldhall.record import Record, Source
+from meldhall.record import dump_position as _dump_position
+from meldhall.record import dump_record as _dump_record
+from meldhall.record import load_position as _load_position
+from meldhall.record import load_record as _load_record
 
 __all__ = [
     "GAMES", "new_game", "load_record", "load_position", "dump_position", "dump_record",
@@ -30,26 +36,6 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-#: Game name -> module path of the game package.
-GAMES: dict[str, str] = {
-    "classic-canasta": "meldhall.games.classic_canasta",
-    "railroad-canasta": "meldhall.games.railroad_canasta",
-    "shanghai-rummy": "meldhall.games.shanghai",
-}
-
-
-def game_module(name: str):
-    """The package implementing game ``name``.
-
-    Raises:
-        OptionsError: unknown game name (the message lists the known ones).
-    """
-    import importlib
-
-    if name not in GAMES:
-        raise OptionsError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[name])
-
 
 def new_game(name: str, players: int | None = None, seed: int = 0,
              options: Any = None, **kwargs: Any) -> State:
@@ -58,32 +44,26 @@ def new_game(name: str, players: int | None = None, seed: int = 0,
     Returns the state at the start of the first hand.  Raises :class:`OptionsError` on an
     unknown game or option.
     """
-    return game_module(name).new_game(players=players, seed=seed, options=options, **kwargs)
+    state: State = game_module(name).new_game(players=players, seed=seed, options=options,
+                                              **kwargs)
+    return state
 
 
-def load_record(source) -> Any:
+def load_record(source: Source) -> Record:
     """Read a game record (path, JSON text or dict); see :mod:`meldhall.record`."""
-    from meldhall.record import load_record as _load
-
-    return _load(source)
+    return _load_record(source)
 
 
-def dump_record(record) -> str:
+def dump_record(record: Record) -> str:
     """Write a game record as JSON text; see :mod:`meldhall.record`."""
-    from meldhall.record import dump_record as _dump
-
-    return _dump(record)
+    return _dump_record(record)
 
 
-def load_position(source, *, check_rules: bool = True) -> State:
+def load_position(source: Source, *, check_rules: bool = True) -> State:
     """Read a position (path, JSON text or dict) into a state; see :mod:`meldhall.record`."""
-    from meldhall.record import load_position as _load
-
-    return _load(source, check_rules=check_rules)
+    return _load_position(source, check_rules=check_rules)
 
 
-def dump_position(state: State) -> dict:
+def dump_position(state: State) -> dict[str, Any]:
     """Describe a state as a position document (a JSON-ready dict)."""
-    from meldhall.record import dump_position as _dump
-
-    return _dump(state)
+    return _dump_position(state)

@@ -20,6 +20,7 @@ Source: rules README "Card notation"; CC-2.3 (every physical card keeps its iden
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -97,7 +98,9 @@ class Card:
     def __str__(self) -> str:
         if self.rank == JOKER:
             return "JK"
-        return RANK_NAMES[self.rank] + SUIT_NAMES[self.suit]  # type: ignore[index]
+        suit = self.suit
+        # a bare rank (parse_card(..., suit_required=False)) is written without a suit
+        return RANK_NAMES[self.rank] + ("" if suit is None else SUIT_NAMES[suit])
 
     @property
     def physical(self) -> str:
@@ -109,7 +112,8 @@ class Card:
         """Notation with a suit symbol, e.g. ``7♥``."""
         if self.rank == JOKER:
             return "Jk"
-        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]  # type: ignore[index]
+        suit = self.suit
+        return RANK_NAMES[self.rank] + ("" if suit is None else SUIT_SYMBOLS[suit])
 
     def __repr__(self) -> str:
         return f"Card.parse({self.physical!r})"
@@ -186,7 +190,7 @@ def parse_cards(text: str) -> list[Card]:
     return [parse_card(t) for t in text.replace(",", " ").split()]
 
 
-def iter_ids(mask: int):
+def iter_ids(mask: int) -> Iterator[int]:
     """Yield the card ids set in a bitmask, lowest first."""
     while mask:
         low = mask & -mask
@@ -220,7 +224,7 @@ def copy_key(*parts: int) -> int:
     return h
 
 
-def choose_copies(tiers, count: int, key: int, n52: int) -> int:
+def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
     """Choose ``count`` cards from bitmasks of card ids, tier by tier.
 
     Args:
@@ -262,7 +266,7 @@ def choose_copies(tiers, count: int, key: int, n52: int) -> int:
     return chosen
 
 
-def public_names(cards) -> list[str]:
+def public_names(cards: Iterable[Card]) -> list[str]:
     """Cards as a seat is shown them: rank and suit only (``7H``, ``JK``), never the deck index,
     in a canonical order (rank, then suit) that does not depend on which copies they are.
 
@@ -348,7 +352,7 @@ class Pack:
                 f"{card.physical} is not in this pack ({self.decks} decks, {self.jokers} jokers)"
             ) from None
 
-    def mask_of(self, cards) -> int:
+    def mask_of(self, cards: Iterable[Card]) -> int:
         """Bitmask of an iterable of :class:`Card`."""
         m = 0
         for c in cards:

@@ -43,5 +43,5 @@ class IllegalActionError(MeldhallError):
         self.reason = reason
         super().__init__(f"{rule_id}: {reason}")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str]]:
         return (IllegalActionError, (self.rule_id, self.reason))

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from meldhall.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    import random
+
+    from meldhall.options import Options
 
 __all__ = ["Action", "State", "Observation", "Outcome", "ScoreLine", "SideResult"]
 
@@ -135,24 +140,32 @@ class Observation(abc.ABC):
     """Exactly what one seat may know of a state.
 
     Never contains another seat's hidden cards or the stock order.
+
+    Attributes every game's observation has: ``seat`` (the observing seat), ``options`` (the
+    game's options) and ``public`` (the public fields of the state, by name, with its phase
+    under ``"_phase"`` and its outcome under ``"_outcome"``).
     """
 
     seat: int
+    options: Options
+    public: dict[str, Any]
 
     @property
     def players(self) -> int:
         """Number of seats."""
-        return self.options.player_count  # type: ignore[attr-defined]
+        return self.options.player_count
 
     @property
     def phase(self) -> str:
         """The phase of the observed state."""
-        return self.public["_phase"]  # type: ignore[attr-defined]
+        phase: str = self.public["_phase"]
+        return phase
 
     @property
     def outcome(self) -> Outcome | None:
         """The outcome, once the hand (deal) has been scored."""
-        return self.public["_outcome"]  # type: ignore[attr-defined]
+        outcome: Outcome | None = self.public["_outcome"]
+        return outcome
 
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
@@ -163,7 +176,7 @@ class Observation(abc.ABC):
         """A plain-text rendering."""
 
     @abc.abstractmethod
-    def sample_state(self, rng) -> State:
+    def sample_state(self, rng: random.Random) -> State:
         """A full state consistent with this observation (determinization for search).
 
         Hidden cards are dealt at random from ``rng`` (a ``random.Random``); nothing of the
@@ -172,9 +185,24 @@ class Observation(abc.ABC):
 
 
 class State(abc.ABC):
-    """A game state: immutable, hashable-free value.  See the module docstring."""
+    """A game state: immutable, hashable-free value.  See the module docstring.
+
+    Attributes every game's state has (slots of each game's class): ``options`` (the game's
+    options), ``seed`` (the game seed), ``hand_no`` (the hand, or deal, in play; 0-based) and
+    ``scores`` (cumulative points per side, or per player where scores are personal).
+    """
 
     __slots__ = ()
+
+    options: Options
+    seed: int
+    hand_no: int
+    scores: tuple[int, ...]
+    _phase: str
+    _outcome: Outcome | None
+    #: Values computed once per state (a state never changes), by key; ``None`` until the
+    #: first one.
+    _cache: dict[str, Any] | None
 
     game_name: str = ""
     #: Whether a higher hand score is better (points scored, as in canasta) or worse
@@ -190,12 +218,12 @@ class State(abc.ABC):
     @property
     def phase(self) -> str:
         """The phase name (game specific, e.g. ``"draw"``, ``"meld"``, ``"consent"``)."""
-        return self._phase  # type: ignore[attr-defined]
+        return self._phase
 
     @property
     def outcome(self) -> Outcome | None:
         """``None`` while a hand is in play; the :class:`Outcome` after a hand or the game."""
-        return self._outcome  # type: ignore[attr-defined]
+        return self._outcome
 
     def provisional_results(self) -> tuple[SideResult, ...] | None:
         """What each side would score if the hand ended now with nobody going out (the stock
@@ -212,7 +240,7 @@ class State(abc.ABC):
     @property
     def players(self) -> int:
         """Number of seats."""
-        return self.options.player_count  # type: ignore[attr-defined]
+        return self.options.player_count
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for ``seat`` (default: the seat to act), deterministic order.
@@ -221,9 +249,9 @@ class State(abc.ABC):
         """
         if seat is not None and seat not in self.to_act:
             return []
-        c = self._cache  # type: ignore[attr-defined]
+        c = self._cache
         if c is None:
-            c = self._cache = {}  # type: ignore[attr-defined]
+            c = self._cache = {}  # type: ignore[misc]  # a slot of every game's State class
         la = c.get("legal")
         if la is None:
             la = c["legal"] = self._legal()
@@ -239,13 +267,14 @@ class State(abc.ABC):
         """The legal actions of the seat to act (the game's generator)."""
 
     @abc.abstractmethod
-    def _plan(self, action: Action, seat: int | None):
+    def _plan(self, action: Action, seat: int | None) -> Any:
         """The one legality check: raise :class:`IllegalActionError`, or return what
-        :meth:`_apply_checked` needs."""
+        :meth:`_apply_checked` needs (a value of the game's own, opaque to this protocol)."""
 
     @abc.abstractmethod
-    def _apply_checked(self, action: Action, plan) -> State:
-        """The next state after a checked action."""
+    def _apply_checked(self, action: Action, plan: Any) -> Self:
+        """The next state after a checked action (``plan``: what :meth:`_plan` returned, or
+        ``None`` for an action taken from :meth:`legal_actions`)."""
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """True if :meth:`check` accepts the action."""
@@ -255,9 +284,9 @@ class State(abc.ABC):
             return False
         return True
 
-    def apply(self, action: Action, seat: int | None = None) -> State:
+    def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state (this one is unchanged)."""
-        c = self._cache  # type: ignore[attr-defined]
+        c = self._cache
         if c is not None and (seat is None or seat in self.to_act):
             ids = c.get("legal_ids")
             if ids is not None and id(action) in ids:
@@ -266,7 +295,7 @@ class State(abc.ABC):
         plan = self._plan(action, seat)
         return self._apply_checked(action, plan)
 
-    def apply_unchecked(self, action: Action) -> State:
+    def apply_unchecked(self, action: Action) -> Self:
         """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""
         return self._apply_checked(action, None)
 
@@ -278,7 +307,11 @@ class State(abc.ABC):
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know."""
 
-    def apply_text(self, text: str, seat: int | None = None) -> State:
+    @abc.abstractmethod
+    def history(self) -> list[tuple[int, str]]:
+        """Every action so far in the game as ``(seat, notation)``, oldest first."""
+
+    def apply_text(self, text: str, seat: int | None = None) -> Self:
         """Parse then apply an action given in notation."""
         return self.apply(self.parse_action(text), seat)
 

@@ -9,14 +9,15 @@ validates itself in ``__post_init__`` with the ``check_*`` helpers, raising
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, fields, replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import Field, asdict, fields, replace
+from typing import Any, ClassVar, Protocol, Self
 
 from meldhall.errors import OptionsError
 
 __all__ = [
-    "COPY_CHOICES", "GameOptions", "parse_option_value", "check_choices", "check_bools",
-    "check_whole", "score_table",
+    "COPY_CHOICES", "GameOptions", "Options", "parse_option_value", "check_choices",
+    "check_bools", "check_whole", "score_table",
 ]
 
 
@@ -34,18 +35,34 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+class Options(Protocol):
+    """What the game protocol reads of every game's options (a :class:`GameOptions`
+    dataclass): the seat count and the JSON form."""
+
+    @property
+    def player_count(self) -> int:
+        """Number of seats."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Options as a JSON-ready dict."""
+
+
 class GameOptions:
     """Mixin for a game's frozen options dataclass."""
 
+    #: Declared for the type checker: every subclass is a dataclass (``dataclasses.fields``,
+    #: ``asdict`` and ``replace`` accept it).
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
     #: The game's name for messages ("Classic Canasta").
-    TITLE = ""
+    TITLE: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
         """Options as a JSON-ready dict (tuples become lists)."""
-        return {k: _jsonable(v) for k, v in asdict(self).items()}  # type: ignore[call-overload]
+        return {k: _jsonable(v) for k, v in asdict(self).items()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]):
+    def from_json(cls, data: dict[str, Any]) -> Self:
         """Build options from a dict.
 
         Raises:
@@ -54,7 +71,7 @@ class GameOptions:
         """
         if not isinstance(data, dict):
             raise OptionsError(f"options must be a JSON object of names and values, not {data!r}")
-        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise OptionsError(
@@ -67,17 +84,17 @@ class GameOptions:
         except (TypeError, ValueError) as exc:
             raise OptionsError(f"bad {cls.TITLE} option value: {exc}") from None
 
-    def with_values(self, **changes: Any):
+    def with_values(self, **changes: Any) -> Self:
         """A copy with some options changed (validated; raises OptionsError)."""
         try:
-            return replace(self, **changes)  # type: ignore[type-var]
+            return replace(self, **changes)
         except OptionsError:
             raise
         except (TypeError, ValueError) as exc:
             raise OptionsError(f"bad {self.TITLE} option value: {exc}") from None
 
 
-def check_choices(obj: Any, choices: dict[str, tuple]) -> None:
+def check_choices(obj: Any, choices: Mapping[str, tuple[object, ...]]) -> None:
     """Each named attribute must be one of its allowed values."""
     for name, allowed in choices.items():
         value = getattr(obj, name)

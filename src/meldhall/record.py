@@ -9,21 +9,27 @@ for tests, tutorials and bug reports, not for players).
 
 from __future__ import annotations
 
+import importlib
 import json
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, TypeAlias
 
-from meldhall import safe_json
 from meldhall.errors import MeldhallError, RecordError
 from meldhall.game import State
+from meldhall.games import GAMES, game_module
+from meldhall.safe_json import check as check_json
+from meldhall.safe_json import loads as loads_json
 
 __all__ = [
     "POSITION_FORMAT",
     "READABLE_VERSIONS",
     "RECORD_FORMAT",
     "Record",
+    "Source",
     "document_options",
     "dump_position",
     "dump_record",
@@ -39,8 +45,12 @@ VERSION = 2
 #: copy choice: they load with option ``copy_choice="legacy"``, so they replay unchanged.
 READABLE_VERSIONS = (1, 2)
 
+#: Where a document is read from: a dict (already parsed), JSON text (starting with ``{``) or
+#: a path (a :class:`~pathlib.Path`, or any other string) to a UTF-8 JSON file.
+Source: TypeAlias = dict[str, Any] | str | Path
 
-def document_options(data: dict) -> dict:
+
+def document_options(data: dict[str, Any]) -> dict[str, Any]:
     """The options of a record or position document, as a new dict: a document of format
     version 1 without ``copy_choice`` gets ``"legacy"``, the choice it was played with.
 
@@ -56,10 +66,11 @@ def document_options(data: dict) -> dict:
     return options
 
 
-def _read_json(source) -> dict:
+def _read_json(source: Source) -> dict[str, Any]:
     """A document from a dict, JSON text or a path; numbers and nesting checked (safe_json)."""
     if isinstance(source, dict):
-        return safe_json.check(source)
+        checked: dict[str, Any] = check_json(source)
+        return checked
     is_text = isinstance(source, str) and source.lstrip().startswith("{")
     if isinstance(source, Path) or (isinstance(source, str) and not is_text):
         path = Path(source)
@@ -73,7 +84,7 @@ def _read_json(source) -> dict:
             raise RecordError(f"cannot read {str(path)!r}: {exc}") from None
     else:
         text = source
-    data = safe_json.loads(text)
+    data = loads_json(text)
     if not isinstance(data, dict):
         raise RecordError("a record or position must be a JSON object")
     return data
@@ -111,22 +122,21 @@ class Record:
     def from_state(cls, state: State, initial_dealer: int, seats: list[str] | None = None
                    ) -> Record:
         """The record of the game that led to ``state`` (its history), with the result."""
-        result = None
         oc = state.outcome
-        result = {
-            "scores": list(state.scores),  # type: ignore[attr-defined]
-            "hands_played": state.hand_no + (1 if oc is not None else 0),  # type: ignore[attr-defined]
+        result: dict[str, Any] = {
+            "scores": list(state.scores),
+            "hands_played": state.hand_no + (1 if oc is not None else 0),
             "finished": state.is_terminal,
             "winners": list(oc.winners) if oc is not None and oc.game_over else [],
         }
         return cls(
             game=state.game_name,
             players=state.players,
-            seed=state.seed,  # type: ignore[attr-defined]
-            options=state.options.to_json(),  # type: ignore[attr-defined]
+            seed=state.seed,
+            options=state.options.to_json(),
             dealer=initial_dealer,
             seats=list(seats or [f"seat {i}" for i in range(state.players)]),
-            actions=[a for _, a in state.history() if a],  # type: ignore[attr-defined]
+            actions=[a for _, a in state.history() if a],
             result=result,
         )
 
@@ -147,10 +157,9 @@ class Record:
 
     def initial_state(self) -> State:
         """The state before the first action."""
-        from meldhall import new_game
-
-        return new_game(self.game, players=self.players, seed=self.seed, options=self.options,
-                        dealer=self.dealer)
+        state: State = game_module(self.game).new_game(
+            players=self.players, seed=self.seed, options=self.options, dealer=self.dealer)
+        return state
 
     def states(self) -> Iterator[tuple[str | None, State]]:
         """Yield ``(action, state_after)`` for each action, starting with ``(None, initial)``.
@@ -169,13 +178,12 @@ class Record:
 
     def final_state(self) -> State:
         """The state after every action."""
-        last = None
-        for _, state in self.states():
-            last = state
-        return last  # type: ignore[return-value]
+        # states() always yields the initial state first; keep only the last pair
+        last = deque(self.states(), maxlen=1)
+        return last[0][1]
 
 
-def load_record(source) -> Record:
+def load_record(source: Source) -> Record:
     """Read a record from a path, JSON text or dict.
 
     Raises:
@@ -226,7 +234,7 @@ def dump_record(record: Record) -> str:
     return json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def replay(source) -> State:
+def replay(source: Source) -> State:
     """Load a record and return its final state."""
     return load_record(source).final_state()
 
@@ -241,19 +249,16 @@ def dump_position(state: State) -> dict[str, Any]:
     Each game package provides ``dump_position(state)`` and ``load_position(data)`` in its
     ``position`` module; this function dispatches on ``state.game_name``.
     """
-    from meldhall import game_module
-
     mod = _position_module(game_module(state.game_name))
-    return mod.dump_position(state)
+    doc: dict[str, Any] = mod.dump_position(state)
+    return doc
 
 
-def _position_module(pkg):
-    import importlib
-
+def _position_module(pkg: ModuleType) -> ModuleType:
     return importlib.import_module(pkg.__name__ + ".position")
 
 
-def load_position(source, *, check_rules: bool = True) -> State:
+def load_position(source: Source, *, check_rules: bool = True) -> State:
     """Read a position document into a state.
 
     Args:
@@ -272,8 +277,6 @@ def load_position(source, *, check_rules: bool = True) -> State:
     data = _read_json(source)
     if data.get("format") != POSITION_FORMAT:
         raise RecordError(f"not a meldhall position (expected \"format\": \"{POSITION_FORMAT}\")")
-    from meldhall import GAMES, game_module
-
     if data.get("version", VERSION) not in READABLE_VERSIONS:
         raise RecordError(f"position format version {data.get('version')!r} is not supported "
                           f"(this meldhall reads versions "
@@ -283,7 +286,8 @@ def load_position(source, *, check_rules: bool = True) -> State:
         raise RecordError(f"unknown game in position: {game!r}")
     mod = _position_module(game_module(game))
     try:
-        return mod.load_position(data, check_rules=check_rules)
+        state: State = mod.load_position(data, check_rules=check_rules)
+        return state
     except MeldhallError as exc:
         if isinstance(exc, RecordError):
             raise

@@ -25,6 +25,8 @@ shorthand for staged sequences, never listed as legal actions, and have no id.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from meldhall.errors import NotationError
 from meldhall.game import Action
 from meldhall.games.canasta.actions import (
@@ -51,7 +53,7 @@ class CanastaActionSpace:
         twos, jokers: T and J, the most twos and jokers an action can name.
     """
 
-    _cache: dict = {}
+    _cache: ClassVar[dict[tuple[int, int, int, int], CanastaActionSpace]] = {}
 
     def __init__(self, players: int, naturals: int, twos: int, jokers: int):
         self.players = players
@@ -93,28 +95,28 @@ class CanastaActionSpace:
                                               MeldDone, Withdraw) else None
         if got is not None:
             return got
-        if t is Discard:
+        if type(action) is Discard:
             if not 0 <= action.kind < 14:
                 raise NotationError(f"no action id for a discard of kind {action.kind!r}")
             return _DISCARD0 + action.kind
-        if t is Ask:
+        if type(action) is Ask:
             if not 0 <= action.partner < self.players:
                 raise NotationError(f"no action id for asking seat {action.partner!r}")
             return _ASK0 + action.partner
-        if t is Take:
+        if type(action) is Take:
             if action.extra:
                 raise NotationError("a take with further melds is shorthand for staged melds "
                                     "and has no action id")
             block, spec = 0, (action.rank, action.naturals, action.twos, action.jokers)
-        elif t is Meld:
+        elif type(action) is Meld:
             if len(action.melds) != 1:
                 raise NotationError("a melding of several melds is shorthand for staged melds "
                                     "and has no action id")
             m = action.melds[0]
             block, spec = 1, (m.rank, m.naturals, m.twos, m.jokers)
-        elif t is Add:
+        elif type(action) is Add:
             block, spec = 2, (action.rank, action.naturals, action.twos, action.jokers)
-        elif t is Stage:
+        elif type(action) is Stage:
             m = action.spec
             block, spec = (4 if action.upcard else 3), (m.rank, m.naturals, m.twos, m.jokers)
         else:

@@ -31,14 +31,18 @@ physical copies move.  Canonical forms::
     deal                          deal the next hand
 
 Parsing accepts suited cards (``8H 8S``), ``T`` for ten, lower case and suit symbols.
+
+The action classes are final: the engine dispatches on ``type(action) is Take`` and so on.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import final
 
-from meldhall.cards import ACE, JOKER, RANK_NAMES, parse_card
+from meldhall.cards import ACE, JOKER, RANK_NAMES, Card, parse_card
 from meldhall.errors import IllegalActionError, NotationError
 from meldhall.game import Action
 
@@ -124,19 +128,20 @@ class MeldSpec:
         return " ".join(self.tokens())
 
 
-def canonical_specs(melds) -> tuple[MeldSpec, ...]:
+def canonical_specs(melds: Iterable[MeldSpec]) -> tuple[MeldSpec, ...]:
     """Melds in notation order (by rank A K … 4 3, then wild melds; larger first within a
     rank), so that one set of melds has one notation."""
     return _canonical(melds)
 
 
-def _canonical(melds) -> tuple[MeldSpec, ...]:
+def _canonical(melds: Iterable[MeldSpec]) -> tuple[MeldSpec, ...]:
     # by rank (A K … 4 3, then wild melds); melds of one rank (Railroad: a canasta beside a
     # new meld, RR-6.7) larger first, so that one set of melds has one notation
     return tuple(sorted(melds, key=lambda m: (-rank_order(m.rank), -m.size, -m.naturals,
                                               -m.twos)))
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Draw(Action):
     """Draw from the stock (CC-5.3, CC-5.4)."""
@@ -145,6 +150,7 @@ class Draw(Action):
         return "draw"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Take(Action):
     """Take the whole discard pile (CC-8).
@@ -170,6 +176,7 @@ class Take(Action):
         return text
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Meld(Action):
     """Lay down one or more new melds (CC-6.1–CC-6.5; several only as a first melding, CC-6.9)."""
@@ -180,6 +187,7 @@ class Meld(Action):
         return "meld " + ", ".join(str(m) for m in self.melds)
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Add(Action):
     """Add cards to the side's meld of ``rank`` (CC-6.5): ``naturals`` of that rank plus
@@ -201,6 +209,7 @@ class Add(Action):
                                                 format_kind(self.rank))
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class GoOut(Action):
     """Go out concealed in one action: every meld plus an optional final discard (CC-6.9)."""
@@ -215,6 +224,7 @@ class GoOut(Action):
         return text
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Stage(Action):
     """Stage one new meld (CC-6.9 (a), RR-6.11): the cards stay in the hand, seen by nobody
@@ -234,6 +244,7 @@ class Stage(Action):
         return "stage " + str(self.spec) + (" + upcard" if self.upcard else "")
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Withdraw(Action):
     """Withdraw the last staged meld, or (``all``) every staged meld (CC-6.9 (b))."""
@@ -245,6 +256,7 @@ class Withdraw(Action):
         return "withdraw all" if self.all else "withdraw"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class MeldDone(Action):
     """Commit the staged melds as one first melding (CC-6.9 (c), CC-7.1; RR-6.11, RR-7)."""
@@ -253,6 +265,7 @@ class MeldDone(Action):
         return "meld done"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Discard(Action):
     """Discard one card of ``kind``, ending the turn (CC-5.2)."""
@@ -263,6 +276,7 @@ class Discard(Action):
         return "discard " + format_kind(self.kind)
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Ask(Action):
     """Ask partner ``partner``: "may I go out?" (CC-10.5)."""
@@ -273,6 +287,7 @@ class Ask(Action):
         return f"ask {self.partner}"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Answer(Action):
     """The partner's answer to "may I go out?" (CC-10.5)."""
@@ -283,6 +298,7 @@ class Answer(Action):
         return "yes" if self.yes else "no"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     """Decline the pile with the stock empty (CC-11.3), or end a turn that has no discard."""
@@ -291,6 +307,7 @@ class Pass(Action):
         return "pass"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Kitty(Action):
     """Take the kitty into hand (Railroad Canasta, RR-10.3)."""
@@ -299,6 +316,7 @@ class Kitty(Action):
         return "kitty"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class GoOutNow(Action):
     """Go out after the last discard instead of taking the kitty (Railroad, RR-11.7)."""
@@ -307,6 +325,7 @@ class GoOutNow(Action):
         return "go out"
 
 
+@final
 @dataclass(frozen=True, slots=True, repr=False)
 class Deal(Action):
     """Deal the next hand (CC-4)."""
@@ -474,6 +493,6 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
     )
 
 
-def token_kind(card) -> int:
+def token_kind(card: Card) -> int:
     """Kind of a physical card (its rank; jokers 0)."""
     return JOKER if card.rank == JOKER else card.rank

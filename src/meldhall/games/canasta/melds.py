@@ -7,7 +7,7 @@ legal-action generation and the bots alike.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from meldhall.games.canasta.actions import NATURAL_RANKS, MeldSpec
 
@@ -73,7 +73,7 @@ def enum_new_melds(
     yield from rec(0, twos, jokers)
 
 
-def _greedy(sizes, rooms, budget: int, canasta_size: int) -> int:
+def _greedy(sizes: list[int], rooms: list[int], budget: int, canasta_size: int) -> int:
     """Most canastas from ``budget`` spare wild cards over melds of ``sizes`` with ``rooms``."""
     canastas = 0
     costs = []

@@ -10,28 +10,37 @@ stock order, the game seed (which would reveal future deals).
 from __future__ import annotations
 
 import abc
-
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from meldhall.cards import Pack
+from meldhall.cards import Card, Pack
 from meldhall.game import Observation
-from meldhall.games.canasta.actions import format_kind, rank_order
-from meldhall.games.canasta.engine import log_entries
+from meldhall.games.canasta.actions import MeldSpec, format_kind, rank_order
+from meldhall.games.canasta.engine import (
+    STAGE_LIMIT,
+    CanastaMeld,
+    CanastaOptions,
+    CanastaState,
+    log_entries,
+)
+from meldhall.games.canasta.values import CLASSIC_VALUES
 
 
-def card_order(c) -> tuple[int, int]:
+def card_order(c: Card) -> tuple[int, int]:
     """Display order of a :class:`~meldhall.cards.Card`: by rank as the hand is sorted, then
     suit (never the deck index, so a list does not tell which copies it holds)."""
     return (-rank_order(c.rank) if c.rank else -20, c.suit or 0)
 
 __all__ = ["CanastaObservation"]
 
+_S = TypeVar("_S", bound=CanastaState)
+
 
 @dataclass(frozen=True, repr=False)
-class CanastaObservation(Observation):
-    """One seat's view of a canasta game.
+class CanastaObservation(Observation, Generic[_S]):
+    """One seat's view of a canasta game (of states of the game's class ``_S``: each game
+    subclasses ``CanastaObservation[ItsState]``).
 
     Attributes:
         seat: the observing seat.
@@ -44,12 +53,12 @@ class CanastaObservation(Observation):
     """
 
     seat: int
-    options: Any
+    options: CanastaOptions
     hand: int
     hand_sizes: tuple[int, ...]
     stock_size: int
-    public: dict
-    private: dict
+    public: dict[str, Any]
+    private: dict[str, Any]
 
     #: State attributes copied into ``public`` (each game lists its own).
     PUBLIC_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -57,7 +66,7 @@ class CanastaObservation(Observation):
     TITLE: ClassVar[str] = ""
 
     @classmethod
-    def from_state(cls, state, seat: int):
+    def from_state(cls, state: _S, seat: int) -> Self:
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in cls.PUBLIC_FIELDS}
         private = cls._private_of(state, seat)
@@ -72,7 +81,7 @@ class CanastaObservation(Observation):
                    private)
 
     @classmethod
-    def _private_of(cls, state, seat: int) -> dict:
+    def _private_of(cls, state: _S, seat: int) -> dict[str, Any]:
         return {}
 
     def __repr__(self) -> str:
@@ -84,7 +93,7 @@ class CanastaObservation(Observation):
         """The pack in play."""
         return Pack.get(self.options.decks, self.options.jokers)
 
-    def hand_cards(self):
+    def hand_cards(self) -> list[Card]:
         """The seat's own cards, sorted by rank (list of Card)."""
         return sorted(self.pack.cards_of(self.hand), key=card_order)
 
@@ -93,12 +102,12 @@ class CanastaObservation(Observation):
         index, in the hand's order (so the list does not depend on which copies they are)."""
         return [str(c) for c in sorted(self.pack.cards_of(mask), key=card_order)]
 
-    def upcard(self):
+    def upcard(self) -> Card | None:
         """Top card of the pile, or ``None``."""
-        pile = self.public["pile"]
+        pile: tuple[int, ...] = self.public["pile"]
         return self.pack.cards[pile[-1]] if pile else None
 
-    def _meld_json(self, m, canasta: str | None, **extra) -> dict[str, Any]:
+    def _meld_json(self, m: CanastaMeld, canasta: str | None, **extra: Any) -> dict[str, Any]:
         return {
             "rank": "wild" if m.rank == 0 else format_kind(m.rank),
             "cards": self.names(m.mask),
@@ -117,22 +126,23 @@ class CanastaObservation(Observation):
         """Minimum count per side for its first melding this hand."""
 
     @property
-    def staged(self) -> tuple:
+    def staged(self) -> tuple[MeldSpec, ...]:
         """The melds this seat has staged (CC-6.9), as :class:`MeldSpec`; the first is the
         upcard's meld of a take when :attr:`staged_upcard`."""
-        return self.private.get("staged", ())
+        staged: tuple[MeldSpec, ...] = self.private.get("staged", ())
+        return staged
 
     @property
     def staged_upcard(self) -> bool:
         """Whether the first staged meld is the upcard's meld of a take (CC-6.9)."""
-        return self.private.get("staged_up", False)
+        up: bool = self.private.get("staged_up", False)
+        return up
 
     def staged_count(self) -> int:
         """The count (points, CC-3.4 / RR-3.5) of the staged melds toward the minimum of the
         first melding, with the upcard of a staged take (CC-7.4, RR-7.3); 0 with nothing
         staged."""
-        from meldhall.games.canasta.values import CLASSIC_VALUES as values
-
+        values = CLASSIC_VALUES
         total = sum(sp.naturals * values[sp.rank] + sp.twos * values[2] + sp.jokers * values[0]
                     for sp in self.staged)
         if self.staged and self.staged_upcard:
@@ -178,7 +188,7 @@ class CanastaObservation(Observation):
             # with a staged take, the upcard counts too)
             "staged_count": self.staged_count(),
             # CC-6.9 (d): stage actions this seat may still make this turn
-            "stages_left": _stage_limit() - self.private.get("stages", 0),
+            "stages_left": STAGE_LIMIT - self.private.get("stages", 0),
         }
         data.update(self._json_extra())
         return data
@@ -227,8 +237,8 @@ class CanastaObservation(Observation):
         return seen
 
     @abc.abstractmethod
-    def _state_class(self):
-        """Supplied by each game."""
+    def _state_class(self) -> type[_S]:
+        """The game's state class (supplied by each game)."""
 
     def _hidden_packets(self) -> list[tuple[str, int, int, bool]]:
         """Hidden packets other than hands to deal: ``(name, index, size, red_ok)``."""
@@ -238,7 +248,7 @@ class CanastaObservation(Observation):
         """Whether sampled hands agree with what the table could infer (default: always)."""
         return True
 
-    def sample_state(self, rng: random.Random):
+    def sample_state(self, rng: random.Random) -> _S:
         """A full state consistent with this observation (hidden cards dealt from ``rng``).
 
         Red threes are never held (they are laid out at once), so hidden red threes go only
@@ -293,11 +303,6 @@ class CanastaObservation(Observation):
         st._cache = None
         return st
 
-    def _fill_packets(self, state, filled: dict) -> None:
-        """Put the sampled packets into the sampled state."""
-
-
-def _stage_limit() -> int:
-    from meldhall.games.canasta.engine import STAGE_LIMIT
-
-    return STAGE_LIMIT
+    def _fill_packets(self, state: _S, filled: dict[tuple[str, int], int]) -> None:
+        """Put the sampled packets (``(name, index)`` -> bitmask of card ids) into the sampled
+        state."""

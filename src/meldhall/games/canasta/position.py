@@ -8,16 +8,28 @@ checks that every physical card of the pack is in exactly one place.
 from __future__ import annotations
 
 import abc
-
-from typing import Any
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, Generic, TypeVar
 
 from meldhall.cards import Pack, parse_card
 from meldhall.errors import MeldhallError, NotationError, RecordError
 from meldhall.game import Outcome
-from meldhall.games.canasta.actions import format_kind, parse_kind
-from meldhall.games.canasta.engine import CanastaMeld, LogNode
+from meldhall.games import game_module
+from meldhall.games.canasta.actions import _one_spec, format_kind, parse_kind
+from meldhall.games.canasta.engine import (
+    STAGE_LIMIT,
+    CanastaMeld,
+    CanastaOptions,
+    CanastaState,
+    LogNode,
+)
+from meldhall.record import POSITION_FORMAT, VERSION, document_options
 
 __all__ = ["PositionCodec", "CardReader", "seat_mask"]
+
+_S = TypeVar("_S", bound=CanastaState)
+_O = TypeVar("_O", bound=CanastaOptions)
 
 
 def _rank_text(rank: int) -> str:
@@ -28,7 +40,7 @@ def _rank_of_text(text: str) -> int:
     return 0 if text.lower() == "wild" else parse_kind(text)
 
 
-def seat_mask(values, n: int, name: str) -> int:
+def seat_mask(values: object, n: int, name: str) -> int:
     """Bitmask of a list of seats ``0..n-1`` (``name`` for the error)."""
     if not isinstance(values, list):
         raise RecordError(f"{name} must be a list of seats")
@@ -63,14 +75,14 @@ class CardReader:
         self.seen |= 1 << i
         return i
 
-    def mask(self, cards, *, place: bool = True) -> int:
+    def mask(self, cards: Iterable[str], *, place: bool = True) -> int:
         """Bitmask of a list of cards (``place=False``: a reference, not a place)."""
         m = 0
         for t in cards:
             m |= 1 << (self.card(t) if place else self.pack.id_of(parse_card(t)))
         return m
 
-    def meld(self, d: dict, what: str) -> CanastaMeld:
+    def meld(self, d: dict[str, Any], what: str) -> CanastaMeld:
         """A meld from ``{"rank", "cards", "hidden", "creator"}``."""
         rank = _rank_of_text(str(d["rank"]))
         mask = self.mask(d["cards"])
@@ -93,38 +105,41 @@ class CardReader:
                 + " ".join(c.physical for c in missing[:5]))
 
 
-class PositionCodec(abc.ABC):
-    """Dump and load the canasta fields of a state; subclass per game."""
+class PositionCodec(abc.ABC, Generic[_S, _O]):
+    """Dump and load the canasta fields of a state; subclass per game, naming its state and
+    options classes (``PositionCodec[ClassicCanastaState, ClassicCanastaOptions]``)."""
 
     game = ""
     prefix = ""  # the rule IDs' prefix, "CC" or "RR"
 
-    def _package(self):
-        from meldhall import game_module
-
+    def _package(self) -> ModuleType:
         return game_module(self.game)
 
     @property
     def phases(self) -> tuple[str, ...]:
         """The game's phase names."""
-        return self._package().PHASES
+        phases: tuple[str, ...] = self._package().PHASES
+        return phases
 
-    def state_class(self):
+    def state_class(self) -> type[_S]:
         """The game's state class."""
-        return self._package().STATE
+        cls: type[_S] = self._package().STATE
+        return cls
 
-    def options_class(self):
+    def options_class(self) -> type[_O]:
         """The game's options class."""
-        return self._package().Options
+        cls: type[_O] = self._package().Options
+        return cls
 
-    def nsides(self, opts, side_of) -> int:
+    def nsides(self, opts: _O, side_of: tuple[int, ...]) -> int:
+        """The number of sides of a game with ``opts`` and seats on sides ``side_of``."""
         return max(side_of) + 1
 
     @abc.abstractmethod
-    def score_columns(self, opts) -> int:
-        """Supplied by each game."""
+    def score_columns(self, opts: _O) -> int:
+        """The length of ``scores`` (supplied by each game)."""
 
-    def default_sides(self, opts) -> tuple[int, ...]:
+    def default_sides(self, opts: _O) -> tuple[int, ...]:
         return tuple(range(opts.player_count))
 
     def cards(self, pack: Pack, mask: int) -> list[str]:
@@ -137,13 +152,11 @@ class PositionCodec(abc.ABC):
                 "hidden": m.hidden, "creator": m.creator}
 
     # ------------------------------------------------------------------ dump
-    def dump(self, s) -> dict[str, Any]:
+    def dump(self, s: _S) -> dict[str, Any]:
         """The position document of state ``s``."""
-        from meldhall.record import POSITION_FORMAT, VERSION
-
         pack = s.pack
         melds = [[self.meld_json(pack, m) for m in side if m is not None] for side in s.melds]
-        d = {
+        d: dict[str, Any] = {
             "format": POSITION_FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -180,14 +193,12 @@ class PositionCodec(abc.ABC):
         self.dump_extra(s, d)
         return d
 
-    def dump_extra(self, s, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+    def dump_extra(self, s: _S, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """Add the game's own fields to ``d``."""
 
     # ------------------------------------------------------------------ load
-    def load(self, d: dict[str, Any], *, check_rules: bool = True):
+    def load(self, d: dict[str, Any], *, check_rules: bool = True) -> _S:
         """A state from a position document (see :func:`meldhall.record.load_position`)."""
-        from meldhall.record import document_options
-
         opts = self.options_class().from_json(document_options(d))
         pack = Pack.get(opts.decks, opts.jokers)
         n = opts.player_count
@@ -228,7 +239,7 @@ class PositionCodec(abc.ABC):
             raise RecordError(f"melds must list {s.nsides} sides")
         melds = []
         for side, lst in enumerate(melds_in):
-            slots: list = [None] * 14
+            slots: list[CanastaMeld | None] = [None] * 14
             for m in lst:
                 meld = rd.meld(m, f"melds: side {side}")
                 if slots[meld.rank] is not None:
@@ -267,12 +278,9 @@ class PositionCodec(abc.ABC):
         return s
 
     @staticmethod
-    def _load_staged(s, ts: dict[str, Any]) -> None:
+    def _load_staged(s: CanastaState, ts: dict[str, Any]) -> None:
         """The staged melds of the seat in turn (CC-6.9); positions written before staging
         have none.  Each must fit in the hand beside the others."""
-        from meldhall.games.canasta.actions import _one_spec
-        from meldhall.games.canasta.engine import STAGE_LIMIT
-
         staged = ts.get("staged") or []
         if not isinstance(staged, list) or not all(isinstance(x, str) for x in staged):
             raise RecordError("turn_state.staged must be a list of melds in notation")
@@ -306,11 +314,11 @@ class PositionCodec(abc.ABC):
             raise RecordError("in the draw phase the first staged meld is the upcard's "
                               "(turn_state.staged_upcard, CC-6.9)")
 
-    def load_extra(self, s, d: dict[str, Any], rd: CardReader) -> None:  # noqa: B027
+    def load_extra(self, s: _S, d: dict[str, Any], rd: CardReader) -> None:  # noqa: B027
         """Read the game's own fields into ``s`` (placing their cards through ``rd``)."""
 
     # ------------------------------------------------------------------ rules checks
-    def check_red_threes(self, s) -> None:
+    def check_red_threes(self, s: _S) -> None:
         """Red threes are laid out at once, never held (CC-9.1, RR-9.1), never melded (CC-6.3,
         RR-6.6); the ``red_threes`` rows hold red threes only (CC-9.2, RR-9.2)."""
         pack, p = s.pack, self.prefix
@@ -333,11 +341,11 @@ class PositionCodec(abc.ABC):
                     raise RecordError(f"melds: side {side}'s meld of {_rank_text(m.rank)} holds "
                                       f"the red three {c}; red threes are never melded ({rule})")
 
-    def has_melded(self, s, seat: int) -> bool:
+    def has_melded(self, s: _S, seat: int) -> bool:
         """Whether ``seat`` itself has put cards on the table this hand (each game)."""
         return True
 
-    def check_sizes(self, s) -> None:
+    def check_sizes(self, s: _S) -> None:
         """The stock never holds more than the deal leaves in it (CC-4.6, RR-4.6), and a seat
         that has not melded has only drawn and discarded since the deal: it never took the pile
         (every take melds) nor its kitty (that needs a canasta).  Each of its turns draws
@@ -369,14 +377,15 @@ class PositionCodec(abc.ABC):
                     + f" (dealt {hs}, drawing {d} and discarding one a turn, "
                     f"{drawn} card(s) drawn from the stock so far; {p}-4.4, {p}-5.2)")
 
-    def check_melds(self, s) -> None:  # noqa: B027 (optional hook)
+    def check_melds(self, s: _S) -> None:  # noqa: B027 (optional hook)
         """Refuse melds the game's rules never allow (supplied by each game)."""
 
-    def check_pile(self, s, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+    def check_pile(self, s: _S, d: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """Check the pile's cards and derive or check ``pile_frozen`` (each game)."""
 
     @staticmethod
-    def frozen_mismatch(s, d: dict[str, Any], frozen: bool | None, why: str, rule: str) -> None:
+    def frozen_mismatch(s: CanastaState, d: dict[str, Any], frozen: bool | None, why: str,
+                        rule: str) -> None:
         """``pile_frozen`` from the cards: ``frozen`` (``None``: the cards do not decide it,
         and the document's value, default false, stands).  An omitted flag is derived; a
         contradicting one is refused, with ``why`` (the reason the cards decide it)."""
