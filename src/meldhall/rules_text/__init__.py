@@ -11,7 +11,6 @@ a player reads them (:mod:`meldhall.rules_text.players` says how it is derived),
 from __future__ import annotations
 
 import re
-from importlib import resources
 
 from meldhall.errors import OptionsError
 from meldhall.rules_text.players import player_rules as _derive_player_rules

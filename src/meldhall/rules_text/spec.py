@@ -25,6 +25,7 @@ RULE_PREFIXES: dict[str, str] = {
     "shanghai-rummy": "SH",
 }
 
+
 def rules_text(game: str) -> str:
     """The whole rules file of ``game`` (Markdown).
 
@@ -33,4 +34,5 @@ def rules_text(game: str) -> str:
     """
     if game not in RULE_FILES:
         raise OptionsError(f"no rules for {game!r}; rules exist for: {', '.join(RULE_FILES)}")
-    return resources.files("meldhall.rules_text").joinpath(RULE_FILES[game]).read_text(encoding="utf-8")
+    path = resources.files("meldhall.rules_text").joinpath(RULE_FILES[game])
+    return path.read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ __all__ = ["ClassicCanastaObservation"]
 
 
 @dataclass(frozen=True, repr=False)
-class ClassicCanastaObservation(CanastaObservation):
+class ClassicCanastaObservation(CanastaObservation[ClassicCanastaState]):
     """One seat's view of a Classic Canasta state (see
     :class:`~meldhall.games.canasta.observation.CanastaObservation`); adds the minimum count
     per side and the "may I go out?" question and answer (CC-10.5)."""

@@ -15,7 +15,7 @@ from meldhall.games.classic_canasta.state import ClassicCanastaState
 __all__ = ["dump_position", "load_position"]
 
 
-class _ClassicCodec(PositionCodec):
+class _ClassicCodec(PositionCodec[ClassicCanastaState, ClassicCanastaOptions]):
     game = "classic-canasta"
     prefix = "CC"
 

@@ -28,7 +28,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld,
+    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
 from meldhall.games.canasta.melds import MeldState, can_go_out, enum_new_melds, meld_ok
@@ -310,7 +310,7 @@ class ClassicCanastaState(CanastaState):
             return GoOut(specs, None)
         return Meld(specs)
 
-    def _plan_staged_discard(self, action: Discard) -> tuple[str, GoOut, list[int]]:
+    def _plan_staged_discard(self, action: Discard) -> Plan:
         """CC-6.9 (c): a discard while melds are staged commits a concealed going out."""
         avail = self._avail()
         if not 0 <= action.kind < 14 or avail[action.kind] < 1:

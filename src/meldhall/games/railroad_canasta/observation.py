@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from meldhall.games.canasta.actions import rank_order
-from meldhall.games.canasta.engine import CanastaState
 from meldhall.games.canasta.observation import CanastaObservation
 from meldhall.games.railroad_canasta.options import RailroadCanastaOptions
 from meldhall.games.railroad_canasta.state import RailroadCanastaState
@@ -21,7 +20,7 @@ __all__ = ["RailroadCanastaObservation"]
 
 
 @dataclass(frozen=True, repr=False)
-class RailroadCanastaObservation(CanastaObservation):
+class RailroadCanastaObservation(CanastaObservation[RailroadCanastaState]):
     """One seat's view of a Railroad Canasta state.  ``private["kitty"]`` holds the seat's
     own kitty (bitmask) once the seat is eligible to look at it, else ``None``."""
 
@@ -78,7 +77,7 @@ class RailroadCanastaObservation(CanastaObservation):
             seen |= self.private["kitty"]
         return seen
 
-    def sample_state(self, rng: random.Random) -> CanastaState:
+    def sample_state(self, rng: random.Random) -> RailroadCanastaState:
         """A full state consistent with this observation (see the base class).
 
         A live state in which the player to act has no legal action cannot be the real one:

@@ -19,7 +19,7 @@ from meldhall.games.railroad_canasta.state import Closed, RailroadCanastaState, 
 __all__ = ["dump_position", "load_position"]
 
 
-class _RailroadCodec(PositionCodec):
+class _RailroadCodec(PositionCodec[RailroadCanastaState, RailroadCanastaOptions]):
     game = "railroad-canasta"
     prefix = "RR"
 

@@ -32,7 +32,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, hand_seed, interned_add, interned_meld,
+    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -458,7 +458,8 @@ class RailroadCanastaState(CanastaState):
                         out.append(a)
         return out
 
-    def _plan_staging(self, action: Action, t: type[Action], ph: str) -> object:
+    def _plan_staging(self, action: Stage | Withdraw | MeldDone, t: type[Action],
+                      ph: str) -> Plan:
         if t is Withdraw and ph == MELD and self.staged and self._sevens_forced():
             raise IllegalActionError(
                 "RR-12.4", "under the sevens lock the sevens melding is made at once: stage the "
