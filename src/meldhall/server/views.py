@@ -120,6 +120,20 @@ def _public_log(logs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     return out
 
 
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def card_symbols(card: str) -> str:
+    """A card as the table page shows it: ``"4H"`` (or ``"4H/1"``) -> ``"4♥"``, ``"JK"`` ->
+    ``"Joker"``."""
+    base = card.split("/")[0]
+    if base == "JK":
+        return "Joker"
+    if base[-1:] in SUIT_SYMBOLS:
+        return base[:-1] + SUIT_SYMBOLS[base[-1]]
+    return base
+
+
 def prompt_for(state: State, seat: int, obs: dict[str, Any]) -> dict[str, Any] | None:
     """What to ask ``seat`` when the decision is its own (a sentence for the table page).
 
@@ -135,11 +149,19 @@ def prompt_for(state: State, seat: int, obs: dict[str, Any]) -> dict[str, Any] |
         card = obs.get("upcard")
         buys, limit = obs.get("buys"), obs.get("buy_limit")
         used = buys[seat] if isinstance(buys, list) else None
-        left = "" if limit is None or used is None else f" (you have bought {used} of {limit})"
+        if used is None:
+            count = ""
+        elif limit is None:
+            count = f" (buy {used + 1}; no limit this deal)"
+        else:
+            count = f" (buy {used + 1} of {limit})"
+        # SH-10.4: the buyer takes the upcard and the top stock card as a penalty card
         return {"kind": "buy", "card": card,
-                "text": f"Buy the discard {card.split('/')[0] if card else ''}?{left}"}
+                "text": f"Buy {card_symbols(card) if card else 'the upcard'}? You also take a "
+                        f"penalty card from the stock{count}."}
     if phase in ("hand_end", "deal_end"):
-        return {"kind": "deal", "text": "The hand is over: deal the next one."}
+        what = "deal" if phase == "deal_end" else "hand"
+        return {"kind": "deal", "text": f"The {what} is over: deal the next one."}
     if phase == "kitty":
         return {"kind": "kitty", "text": "You may take your kitty into your hand."}
     return None

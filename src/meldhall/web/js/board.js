@@ -40,6 +40,31 @@ export function cardRow(list, opts = {}) {
   return row;
 }
 
+/** What the seat to act may do in the phase, in words (the engine's phase names — "upcard",
+ *  "hand_end" — are not shown): for the page's own seat "Draw or take the pile"; for the
+ *  others the end of "Waiting for Bob …" ("to draw or take the pile").  null for a phase
+ *  without words (the turn line then names no phase). */
+export function phaseText(obs, mine) {
+  const up = obs.upcard ? cardLabel(obs.upcard) : "the upcard";
+  const canasta = {
+    draw: ["Draw or take the pile", "to draw or take the pile"],
+    meld: ["Meld or discard", "to meld or discard"],
+    consent: ["Your partner asks \u201cmay I go out?\u201d: answer yes or no",
+              "to answer \u201cmay I go out?\u201d"],
+    hand_end: ["The hand is over: deal the next one", "to deal the next hand"],
+    kitty: ["Take your kitty, or pass", "to take the kitty or pass"],
+    choice: ["Go out, or take your kitty", "to go out or take the kitty"],
+  };
+  const shanghai = {
+    upcard: [`Take ${up}, or draw from the stock`, `to take ${up} or draw`],
+    buy: [`Buy ${up}? (+1 penalty card)`, `to buy ${up} or pass`],
+    meld: ["Meld or discard", "to meld or discard"],
+    deal_end: ["The deal is over: deal the next one", "to deal the next deal"],
+  };
+  const texts = (isShanghai(obs) ? shanghai : canasta)[obs.phase];
+  return texts ? texts[mine ? 0 : 1] : null;
+}
+
 /** Title line: game, hand, contract, whose turn. */
 export function headerInfo(obs, common, names, mySeat) {
   const parts = [GAME_TITLES[obs.game] || obs.game];
@@ -54,8 +79,9 @@ export function headerInfo(obs, common, names, mySeat) {
   if (common && common.finished) turn = "Game over";
   else if (toAct.length) {
     const who = toAct.map((s) => seatName(names, s, mySeat)).join(", ");
-    turn = toAct.includes(mySeat) ? "Your move" : `Waiting for ${who}`;
-    turn += ` \u2014 ${obs.phase}`;
+    const what = phaseText(obs, toAct.includes(mySeat));
+    if (toAct.includes(mySeat)) turn = what ? `Your move: ${what}` : "Your move";
+    else turn = `Waiting for ${who}` + (what ? ` ${what}` : "");
   }
   return h("div.header-info", h("span.game-title", parts.join(" \u00b7 ")),
            turn ? h("span.turn" + (toAct.includes(mySeat) ? ".mine" : ""), turn) : null);

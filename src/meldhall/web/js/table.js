@@ -65,6 +65,19 @@ function connect() {
   };
 }
 
+// An invite link differs from another one only after "#": following a second link in this tab
+// (pasted, or clicked in the lobby) does not load the page again, and the page kept the first
+// seat.  The page belongs to one table and one token: for another, it is loaded again.
+window.addEventListener("hashchange", () => {
+  const f = fragment();
+  const nextTable = f.t || "";
+  const nextToken = f.k || (tableEntry(nextTable) || {}).token || "";
+  if (nextTable === tableId && nextToken === token) return;
+  fatal = true;                       // no reconnection to the old seat meanwhile
+  if (ws) ws.close();
+  location.reload();
+});
+
 function setConn(text, bad = false) {
   const c = $("conn");
   c.textContent = text;
@@ -81,6 +94,7 @@ function onMessage(m) {
       rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
       break;
     case "state": {
+      noteDrawn(msg, m);
       msg = m;
       if (pending !== null && tableVersion(m) !== pendingVersion) {
         // the table moved on while this page's move was on its way: that move was played (its
@@ -228,16 +242,100 @@ function render() {
   const logBox = $("log");
   logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total));
   logBox.scrollTop = logBox.scrollHeight;
-  const status = $("status");
+  const status = $("status-msgs");
   status.replaceChildren();
   if (common.error) status.append(h("p.error", common.error));
   if (role !== "seat") status.append(h("p.dim", "You are watching: only public information is shown."));
+  renderDrawn();
   noteHandOver();
   renderHandOver();
   renderHand();
   renderActions();
   renderAdmin();
   renderFinished();
+}
+
+// ------------------------------------------------------------------ the cards drawn
+// The server names no card drawn (the log's note for one's own draw is empty): the page
+// compares the seat's hand before and after.  Cards that arrived (a draw, the pile, the upcard
+// and a penalty card, the kitty) are highlighted in the hand and said in the status line (a
+// live region), until the hand changes again.  The copies are the page's own numbering
+// (localCopies): for a name held k times before and m times now, copies k..m-1 are the new
+// ones.
+let drawn = null;          // { cards: [copy…] (localCopies of the hand), text }
+
+function counts(list) {
+  const out = new Map();
+  for (const t of list || []) {
+    const base = String(t).split("/")[0];
+    out.set(base, (out.get(base) || 0) + 1);
+  }
+  return out;
+}
+
+// The deal a hand belongs to: a new deal replaces the whole hand (nothing was drawn).
+function dealKey(obs) {
+  return `${obs.hand_no ?? ""}/${obs.deal ?? ""}`;
+}
+
+function noteDrawn(before, after) {
+  if (role !== "seat" || !after.view || !after.view.observation) return;
+  const now = after.view.observation;
+  if (!before || !before.view || !before.view.observation) return;
+  const was = before.view.observation;
+  if (dealKey(was) !== dealKey(now)) { drawn = null; return; }
+  const old = counts(was.hand);
+  const cur = counts(now.hand);
+  if (JSON.stringify([...old].sort()) === JSON.stringify([...cur].sort())) return;   // unchanged
+  const added = [];
+  for (const [base, m] of cur) {
+    for (let k = old.get(base) || 0; k < m; k++) added.push(`${base}/${k}`);
+  }
+  if (!added.length) {
+    // cards left the hand (a meld, a discard): during the turn the drawn cards still held stay
+    // marked; once the turn is over, none
+    const stillMine = (after.common.to_act || []).includes(mySeat);
+    if (drawn && stillMine) {
+      const cards = drawn.cards.filter((c) => +c.split("/")[1] < (cur.get(c.split("/")[0]) || 0));
+      drawn = cards.length ? { ...drawn, cards } : null;
+    } else {
+      drawn = null;
+    }
+    return;
+  }
+  drawn = { cards: added, text: drawnText(was, now, added) };
+}
+
+// "You drew 7♥"; "You took the pile: …"; "You bought 4♥ and the penalty card 9♣".
+function drawnText(was, now, added) {
+  const labels = sortCards(added, "rank").map(cardLabel);
+  const list = (xs) => xs.length <= 1 ? xs.join("") : xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+  // this seat's own entries that are new in the log (the log says what the move was)
+  const fresh = (now.log || []).slice(Math.max(0, (now.log || []).length - ((now.log_total ?? 0) - (was.log_total ?? 0))));
+  const mine = fresh.filter((e) => e.seat === mySeat).map((e) => String(e.action || "").split(/\s+/)[0]);
+  if (mine.includes("buy") && was.upcard) {
+    const up = String(was.upcard).split("/")[0];
+    const i = added.findIndex((c) => c.split("/")[0] === up);
+    const rest = added.filter((_, j) => j !== i).map(cardLabel);
+    return `You bought ${cardLabel(up)}` + (rest.length ? ` and the penalty card ${list(rest)}` : "");
+  }
+  if (mine.includes("take")) {
+    return isShanghaiGame() ? `You took the upcard ${list(labels)}` : `You took the pile: ${list(labels)}`;
+  }
+  if (mine.includes("kitty")) return `You took your kitty: ${list(labels)}`;
+  return `You drew ${list(labels)}`;
+}
+
+function isShanghaiGame() {
+  return !!msg && msg.common.game === "shanghai-rummy";
+}
+
+function renderDrawn() {
+  const note = $("drawn-note");
+  const text = drawn ? drawn.text + "." : "";
+  // only a new text is written: a live region says its text again when it is rewritten
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = !text;
 }
 
 // ------------------------------------------------------------------ the end of a hand
@@ -313,13 +411,15 @@ function renderHand() {
   $("me").classList.toggle("spectating", role !== "seat");
   $("me").hidden = role !== "seat";        // a spectator has no hand: no empty strip
   const known = new Set(localCopies((obs.known_in_hand && mySeat !== null && obs.known_in_hand[mySeat]) || []));
+  const fresh = new Set(drawn ? drawn.cards : []);
   for (const c of sortCards(hand, sortBy)) {
     const selected = selection.includes(c);
-    const b = h("button.card-btn" + (selected ? ".selected" : "") + (known.has(c) ? ".known" : ""),
+    const isNew = fresh.has(c);
+    const b = h("button.card-btn" + (selected ? ".selected" : "") + (known.has(c) ? ".known" : "") + (isNew ? ".drawn" : ""),
       { type: "button", "aria-pressed": selected ? "true" : "false", "data-card": c,
-        "aria-label": cardLabel(c) + (known.has(c) ? " (others know you hold it)" : ""),
-        title: cardLabel(c) + (known.has(c) ? " \u2014 the others know you hold it (they saw you take it)" : "") },
-      cardSVG(c));
+        "aria-label": cardLabel(c) + (isNew ? " (just drawn)" : "") + (known.has(c) ? " (others know you hold it)" : ""),
+        title: cardLabel(c) + (isNew ? " \u2014 just drawn" : "") + (known.has(c) ? " \u2014 the others know you hold it (they saw you take it)" : "") },
+      cardSVG(c), isNew ? h("span.new-badge", { "aria-hidden": "true" }, "new") : null);
     b.addEventListener("click", () => toggle(c));
     box.append(b);
   }
