@@ -365,6 +365,9 @@ def test_score_sheet_names_who_went_out(server, browser, tmp_path):
     expect(page.locator("#step-label")).to_contain_text("step 0 of")
     page.keyboard.press("End")
     expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} went out")
+    # the header says what is next, not the phase's name ("deal_end")
+    expect(page.locator("#header .turn")).to_have_text(
+        f"Waiting for Name{state.to_act[0]} to deal the next deal")
     page.select_option("#seat", str(oc.went_out))
     expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} (viewing) went out")
     page.close()
@@ -758,5 +761,154 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     page.click('#staged button[data-action="contract done"]')
     expect(page.locator("#staged")).to_have_count(0)
     expect(page.locator("#melds .meld")).to_have_count(2)
+    assert not errors, errors
+    page.close()
+
+
+SUIT_SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def label(card: str) -> str:
+    """A card as the page writes it: "4H" -> "4♥", "JK" -> "Joker"."""
+    return "Joker" if card == "JK" else card[:-1] + SUIT_SYMBOL[card[-1]]
+
+
+def arrived(before: list[str], after: list[str]) -> list[str]:
+    """The cards in ``after`` beyond those in ``before``, as the page numbers its copies
+    (localCopies: the k-th copy of a name held is NAME/k, in the server's order)."""
+    out = []
+    for name in dict.fromkeys(after):
+        out += [f"{name}/{k}" for k in range(before.count(name), after.count(name))]
+    return out
+
+
+def test_a_second_invite_link_in_the_same_tab_switches_the_seat(server, browser):
+    """Two invite links differ only after "#": following the second in the same tab used to
+    leave the page at the first seat until it was reloaded.  The header says what the seat
+    may do ("Take A♦, or draw from the stock"), never the engine's phase name ("upcard")."""
+    from playwright.sync_api import expect
+
+    seed = 1                     # three players: seat 1 moves first, the upcard is A♦
+    st = new_game("shanghai-rummy", players=3, seed=seed)
+    assert st.to_act == (1,)
+    up = label(st.observation(1).to_json()["upcard"])
+    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
+                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][1]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 1")
+    turn = page.locator("#header .turn")
+    expect(turn).to_have_text(f"Your move: Take {up}, or draw from the stock")
+    expect(page.locator('#actions .action-buttons button[data-action="take"]')).to_have_count(1)
+
+    # the second link, in the same tab (a change of the fragment only)
+    page.evaluate("url => { location.href = url; }", server.base + t["seats"][2]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 2")
+    expect(turn).to_have_text(f"Waiting for Bob to take {up} or draw")
+    expect(page.locator("#players .player.me")).to_have_attribute("data-seat", "2")
+    hand = server.view(t["table"], t["seats"][2]["token"])["view"]["observation"]["hand"]
+    shown = page.locator("#hand button.card-btn").evaluate_all(
+        "els => els.map((e) => e.dataset.card.split('/')[0])")
+    assert sorted(shown) == sorted(hand)
+    expect(page.locator('#actions .action-buttons button[data-action="take"]')).to_have_count(0)
+    # and back: the first seat again
+    page.evaluate("url => { location.href = url; }", server.base + t["seats"][1]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 1")
+    expect(turn).to_have_text(f"Your move: Take {up}, or draw from the stock")
+    assert not errors, errors
+    page.close()
+
+
+def test_the_card_drawn_is_marked_and_said(server, browser, artifacts):
+    """After "draw" the card drawn is marked in the hand (a class and its accessible name, no
+    animation) and said in the status line, a live region: "You drew 7♥."  The header says
+    what the player may do, not the phase ("draw", "meld")."""
+    from playwright.sync_api import expect
+
+    seed = next(s for s in range(1, 500)
+                if new_game("classic-canasta", players=4, seed=s).to_act == (0,))
+    st = new_game("classic-canasta", players=4, seed=seed)
+    before = st.observation(0).to_json()["hand"]
+    after = st.apply_text("draw", 0).observation(0).to_json()["hand"]
+    new = arrived(before, after)
+    assert new
+    t, page, errors = open_seat_against_bots(browser, server, seed)
+    turn = page.locator("#header .turn")
+    expect(turn).to_have_text("Your move: Draw or take the pile")
+    note = page.locator("#drawn-note")
+    expect(note).to_be_hidden()
+    expect(page.locator("#hand button.card-btn.drawn")).to_have_count(0)
+
+    page.click('button[data-action="draw"]')
+    expect(turn).to_have_text("Your move: Meld or discard")
+    names = sorted(label(c.split("/")[0]) for c in new)
+    expect(note).to_have_text(re.compile(r"^You drew " + re.escape(" and ".join(names)) + r"\.$")
+                              if len(new) <= 2 else re.compile(r"^You drew "))
+    assert note.get_attribute("role") == "status" and note.get_attribute("aria-live") == "polite"
+    marked = page.locator("#hand button.card-btn.drawn")
+    expect(marked).to_have_count(len(new))
+    assert sorted(marked.evaluate_all("els => els.map((e) => e.dataset.card)")) == sorted(new)
+    expect(marked.first).to_have_attribute("aria-label", re.compile(r"\(just drawn\)"))
+    # not an animation: the mark is there at once, and stays
+    assert marked.first.evaluate("e => getComputedStyle(e).animationName") == "none"
+    page.locator("#me").screenshot(path=str(artifacts / "e2e_drawn.png"))
+
+    # the turn ends with a discard: the mark and the note go
+    page.locator("#hand button.card-btn").first.click()
+    page.locator('#actions button.primary[data-action^="discard"]').first.click()
+    expect(marked).to_have_count(0)
+    expect(note).to_be_hidden()
+    expect(turn).not_to_have_text(re.compile(r"\b(draw|meld|hand_end)$"))
+    # the bots play; my move again
+    expect(turn).to_have_text("Your move: Draw or take the pile", timeout=30000)
+    assert not errors, errors
+    page.close()
+
+
+def test_shanghai_buy_prompt_names_the_penalty_card(server, browser, artifacts):
+    """The buy window asks "Buy A♦? You also take a penalty card from the stock (buy 1 of
+    3)." (it said "Buy the discard AD?" and never named the penalty card, SH-10.4); the header
+    says "Buy A♦? (+1 penalty card)"; after the buy the page says both cards taken."""
+    from playwright.sync_api import expect
+
+    seed = 1                     # three players: seat 1 moves first and declines the upcard
+    st = new_game("shanghai-rummy", players=3, seed=seed)
+    st = st.apply_text("draw", 1)
+    assert st.phase == "buy" and st.to_act == (2,)
+    obs = st.observation(2).to_json()
+    up, limit = obs["upcard"], obs["buy_limit"]
+    new = arrived(obs["hand"], st.apply_text("buy", 2).observation(2).to_json()["hand"])
+    assert len(new) == 2
+    penalty = [c.split("/")[0] for c in new]
+    penalty.remove(up)
+
+    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
+                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    toks = [s["token"] for s in t["seats"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][2]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 2")
+    r = server.act(t["table"], toks[1], "draw",
+                   server.view(t["table"], toks[1])["common"]["version"])
+    assert r.status_code == 200, r.text
+
+    prompt = page.locator("#prompt")
+    expect(prompt).to_have_text(f"Buy {label(up)}? You also take a penalty card from the stock "
+                                f"(buy 1 of {limit}).")
+    expect(page.locator("#header .turn")).to_have_text(f"Your move: Buy {label(up)}? (+1 penalty card)")
+    page.locator("#me").screenshot(path=str(artifacts / "e2e_buy_prompt.png"))
+    page.click('#actions button[data-action="buy"]')
+    expect(page.locator("#drawn-note")).to_have_text(
+        f"You bought {label(up)} and the penalty card {label(penalty[0])}.")
+    marked = page.locator("#hand button.card-btn.drawn")
+    expect(marked).to_have_count(2)
+    assert sorted(marked.evaluate_all("els => els.map((e) => e.dataset.card)")) == sorted(new)
+    expect(prompt).to_have_text("")
     assert not errors, errors
     page.close()

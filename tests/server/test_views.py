@@ -52,3 +52,18 @@ def test_classic_consent_is_a_prompt_to_the_partner():
                 assert asker != partner and seat_view(st, asker)["legal"] == []
                 return
     pytest.skip("no 'may I go out?' in these random games")
+
+
+def test_shanghai_buy_prompt_names_the_card_and_the_penalty_card():
+    """The buy prompt writes the card with its suit symbol and says that a penalty card comes
+    with it, and which buy of the limit it would be (it said "Buy the discard AD?")."""
+    st = new_game("shanghai-rummy", players=3, seed=1).apply_text("draw", 1)
+    assert st.phase == "buy" and st.to_act == (2,)
+    view = seat_view(st, 2)
+    obs = view["observation"]
+    assert obs["upcard"] == "AD" and obs["buys"][2] == 0
+    assert view["prompt"] == {
+        "kind": "buy", "card": "AD",
+        "text": f"Buy A\u2666? You also take a penalty card from the stock "
+                f"(buy 1 of {obs['buy_limit']}).",
+    }
