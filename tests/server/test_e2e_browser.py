@@ -901,7 +901,8 @@ def test_shanghai_buy_prompt_names_the_penalty_card(server, browser, artifacts):
     prompt = page.locator("#prompt")
     expect(prompt).to_have_text(f"Buy {label(up)}? You also take a penalty card from the stock "
                                 f"(buy 1 of {limit}).")
-    expect(page.locator("#header .turn")).to_have_text(f"Your move: Buy {label(up)}? (+1 penalty card)")
+    expect(page.locator("#header .turn")).to_have_text(
+        f"Your move: Buy {label(up)}? (+1 penalty card)")
     page.locator("#me").screenshot(path=str(artifacts / "e2e_buy_prompt.png"))
     page.click('#actions button[data-action="buy"]')
     expect(page.locator("#drawn-note")).to_have_text(
