@@ -121,7 +121,10 @@ def hint_command(
     the other sides' mean, averaged over the search's playouts; in Shanghai Rummy penalty
     points count negative.
 
-    Example: meldhall hint position.json --bot ismcts:hard
+    A record comes from meldhall play --save FILE (or save FILE during the game) or the web
+    table's download; a position document from meldhall.dump_position (docs/positions.md).
+
+    Example: meldhall hint game.json --bot ismcts:hard
     """
     state = _load_state(file)
     check_game(state.game_name)
