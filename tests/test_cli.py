@@ -162,6 +162,134 @@ def test_play_and_save_partial_game(tmp_path):
     assert run("replay", str(path), "--tables", "none").exit_code == 0
 
 
+def _hand_line(text: str) -> str:
+    return [ln for ln in text.splitlines() if "Your hand (" in ln][-1]
+
+
+def test_play_hint_is_meldhall_hint_for_the_seat(tmp_path, monkeypatch):
+    # a budget without a time cap, so the in-game hint is reproducible on a busy machine
+    from meldhall.cli import play
+
+    monkeypatch.setattr(play, "HINT_BOT", "ismcts:8")
+    path = tmp_path / "now.json"
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            input=f"draw\nhint\nsave {path}\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = r.output.split("Your move> hint", 1)[1]
+    assert "Hint for you: " in out and "Why: " in out
+    said = out.split("Hint for you: ", 1)[1].split("\n", 1)[0].strip()
+    assert "to play it" in out
+    # the same adviser and seed as 'meldhall hint' on the game so far (the seat's view only)
+    h = run("hint", str(path), "--bot", "ismcts:8", "--json")
+    assert h.exit_code == 0, h.output
+    assert json.loads(h.stdout)["action"] == said
+
+
+def test_play_sort_toggles_the_hand_by_suit_and_back():
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            input="sort\nsort\nquit\n")
+    assert r.exit_code == 0, r.output
+    first, by_suit, by_rank = r.output.split("Your move> sort")
+    assert "shown by suit" in by_suit and "shown by rank" in by_rank
+    suit_line, rank_line = _hand_line(by_suit), _hand_line(by_rank)
+    assert suit_line != rank_line and rank_line == _hand_line(first)
+    # by suit: each group holds one suit (jokers apart)
+    for group in suit_line.split(":", 1)[1].strip(" │").split(" │ "):
+        suits = {c[-1] for c in group.split() if c not in ("Jk", "JK")}
+        assert len(suits) <= 1, suit_line
+    r = run("play", "shanghai-rummy", "--seed", "2", "--bots", "random", input="sort\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "shown by rank" in r.output
+
+
+def test_play_save_mid_game_and_play_on(tmp_path):
+    path = tmp_path / "mid.json"
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            input=f"draw\nsave {path}\nsave {tmp_path}\nlegal\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert f"saved to {path.resolve()}" in " ".join(r.output.split())
+    assert "is a folder" in r.output
+    rec = json.loads(path.read_text())
+    assert rec["format"] == "meldhall-record" and rec["result"]["finished"] is False
+    assert rec["seats"][0] == "human" and len(rec["actions"]) >= 1
+    assert run("replay", str(path), "--tables", "none").exit_code == 0
+    # the game went on after the save: the move (a staged meld) was played
+    assert "withdraw all" in r.output.split("Your move> 1", 1)[1]
+
+
+def test_play_save_without_a_file_names_where(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("play", "railroad-canasta", "--players", "2", "--seed", "4", "--bots", "random",
+            input="save\nquit\n")
+    assert r.exit_code == 0, r.output
+    path = tmp_path / "meldhall-railroad-canasta-4.json"
+    assert path.exists()
+    assert str(path.resolve()) in " ".join(r.output.split())
+
+
+def test_play_refusals_name_the_seats():
+    # seed 3, four players: after the draw, asking a seat that is not the partner is refused
+    r = run("play", "classic-canasta", "--seed", "3", "--bots", "random",
+            input="draw\nask 1\nquit\n")
+    assert r.exit_code == 0, r.output
+    refusal = r.output.split("Your move> ask 1", 1)[1].split("Read the rule", 1)[0]
+    assert "the random bot (seat 2)" in refusal
+    from meldhall.cli.play import Session
+
+    s = Session("classic-canasta", 4, 0, 3, ["heuristic", "random"], {}, None)
+    assert s.seat_names("it is seat 1's turn to act, not seat 0's (there are no out-of-turn "
+                        "plays)") == ("it is the heuristic bot's (seat 1) turn to act, not "
+                                      "yours (there are no out-of-turn plays)")
+    assert s.seat_names("the upcard is being offered to seat 3; seat 0 may not act now") == \
+        "the upcard is being offered to the heuristic bot (seat 3); you may not act now"
+    assert s.seat_names("it is seat 0's turn") == "it is your turn"
+
+
+# --------------------------------------------------------------------------- hint
+
+
+def test_hint_view_recommendation_first_then_comparable_alternatives():
+    from rich.console import Console
+
+    from meldhall import new_game
+    from meldhall.cli.hint import hint_view
+    from meldhall.hints import Hint
+
+    state = new_game("classic-canasta", players=2, seed=2)
+    state = state.apply_text("draw")
+    legal = [str(a) for a in state.legal_actions()]
+    a = [state.parse_action(x) for x in legal if x.startswith("discard")][:4]
+    h = Hint(0, a[0], -195.0, 15,
+             [(a[1], 65.0, 1), (a[2], -93.7, 15), (a[3], -68.3, 3)], "ismcts", len(legal),
+             [(490.0, None), (101.3, 297.7), (188.3, 152.4)], why="Because.")
+    console = Console(width=120, record=True)
+    for part in hint_view(h, "seat 0"):
+        console.print(part)
+    text = console.export_text()
+    assert text.index(f"Hint for seat 0: {a[0]}") < text.index("Why: Because.") \
+        < text.index(str(a[1]))
+    assert "Estimate: -195 points" in text and "15 playouts" in text
+    rows = [ln for ln in text.splitlines() if ln.strip().startswith("discard")]
+    # measured moves (with a standard error) first, best first; one playout: nothing to say
+    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[3], a[2], a[1])]
+    assert "+188 ± 152" in rows[0] and "+101 ± 298" in rows[1]
+    assert "too few playouts to say" in rows[2] and "490" not in rows[2]
+
+
+def test_cli_hint_why_and_json_fields(tmp_path):
+    path = tmp_path / "g.json"
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "7", "--bots", "random",
+            "--save", str(path), input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    r = run("hint", str(path), "--bot", "ismcts:12")
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split())
+    assert text.index("Hint for seat 0:") < text.index("Why:") < text.index("Other moves")
+    assert "± one standard error" in text
+    data = json.loads(run("hint", str(path), "--bot", "ismcts:12", "--json").stdout)
+    assert data["why"] and {"action", "value", "samples", "alternatives"} <= set(data)
+
+
 # --------------------------------------------------------------------------- rules
 
 

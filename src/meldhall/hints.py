@@ -31,7 +31,8 @@ class Hint:
             Rummy); ``None`` when the bot gives no estimate (heuristic, or a forced move).
         samples: playouts behind ``value`` (0 without an estimate).
         alternatives: other actions the search compared, as ``(action, value, samples)``,
-            ordered by their advantage over the recommendation on the same sampled deals.
+            ordered by their advantage over the recommendation on the same sampled deals,
+            those measured on two or more deals (with a standard error) first.
         comparisons: per alternative (same order), ``(advantage, stderr)``: the mean
             difference in points from the recommended action on the same sampled deals
             (negative: worse) and its standard error; ``None`` entries where unknown.
@@ -41,6 +42,8 @@ class Hint:
             SH-8.1: e.g. ``meld A A A, K K 2``); ``None`` otherwise.
         next: the one action to play now towards it (its first staged step, its commit, or
             ``withdraw all`` when what is staged is not part of it).
+        why: one sentence for people: why this move (the search's evidence, or that it is the
+            only legal move or the heuristic's choice).
     """
 
     seat: int
@@ -53,6 +56,7 @@ class Hint:
     comparisons: list[tuple[float | None, float | None]] = field(default_factory=list)
     plan: Action | None = None
     next: Action | None = None
+    why: str = ""
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
@@ -69,6 +73,7 @@ class Hint:
             "legal_count": self.legal_count,
             "plan": None if self.plan is None else str(self.plan),
             "next": str(self.next if self.next is not None else self.action),
+            "why": self.why,
             "alternatives": [
                 {"action": str(a), "value": None if v is None else round(v, 1), "samples": n,
                  "versus_recommended": None if c[0] is None else round(c[0], 1),
@@ -78,10 +83,12 @@ class Hint:
         }
 
 
-def _sort_key(av) -> float:
+def _sort_key(av) -> tuple[bool, float]:
+    """Alternatives measured on two or more shared deals (with a standard error) first, each
+    group by advantage: a move seen on one deal says little, however good it looked there."""
     if av.advantage is not None:
-        return av.advantage
-    return av.value if av.value is not None else float("-inf")
+        return av.stderr is not None, av.advantage
+    return False, av.value if av.value is not None else float("-inf")
 
 
 def hint(state: State, seat: int | None = None, *, bot: str = "ismcts", seed: int = 0,
@@ -133,10 +140,11 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     b = make_bot(bot, game)
     rng = random.Random(seed)
     if len(legal) == 1:
-        return Hint(seat, legal[0], None, 0, [], b.name, 1)
+        return Hint(seat, legal[0], None, 0, [], b.name, 1, why="It is the only legal move.")
     analyse = getattr(b, "analyse", None)
     if analyse is None:
-        return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal))
+        return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal),
+                    why=f"It is the {b.name} bot's choice; that bot gives no estimate.")
     ranked = analyse(observation, legal, rng)
     best = ranked[0]
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
@@ -147,5 +155,51 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
     action = step if getattr(observation, "staged", ()) else best.action
+    level = getattr(b, "level", None)
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
-                plan, step)
+                plan, step, _why(ranked, level))
+
+
+def _pm(adv: float, se: float) -> str:
+    return f"{adv:+.0f} ± {se:.0f} points"
+
+
+def _why(ranked: Sequence[Any], level: Any) -> str:
+    """One sentence on the search's evidence for ``ranked[0]`` (``ActionValue`` list from
+    :meth:`IsmctsBot.analyse`, best first; ``level`` the bot's search level), from the
+    figures the search measured."""
+    best, others = ranked[0], ranked[1:]
+    if getattr(level, "tree", False):
+        return "It is the move the tree search played out most often."
+    gate_z = getattr(level, "gate_z", None)
+    if not others:
+        return ("The search played out only this move (too few playouts to compare others); "
+                "it is the heuristic's choice." if best.heuristic else
+                "The search played out only this move (too few playouts to compare others).")
+    gate = "more than one standard error" if gate_z in (None, 1.0) else \
+        f"more than {gate_z:g} standard errors"
+    if not best.heuristic:
+        heur = next((av for av in others if av.heuristic), None)
+        if heur is not None and heur.advantage is not None and heur.stderr is not None:
+            return (f"On the same sampled deals it scored {_pm(-heur.advantage, heur.stderr)} "
+                    f"more than the heuristic's choice ({heur.action}), a clear gain: the "
+                    f"search leaves the heuristic's choice only for a move that beats it by "
+                    f"{gate}.")
+        return ("The search found it better than the heuristic's choice on the sampled "
+                "deals.")
+    # the root search's last challenger: ranked after the choice, the other move still in
+    # the running at the end, compared with it on every deal
+    last = others[0]
+    if last.advantage is None or last.stderr is None:
+        return ("It is the heuristic's choice, and no other move had enough playouts (two or "
+                "more) to be compared with it.")
+    confirm = getattr(level, "confirm", 0.0)
+    keeps = (f"It is the heuristic's choice, which the search keeps unless a challenger beats "
+             f"it by {gate} on the same deals" + (" (fresh ones)" if confirm else ""))
+    fig = f"{_pm(last.advantage, last.stderr)} over {last.visits} deals"
+    if gate_z is not None and last.advantage > gate_z * last.stderr:
+        return (f"{keeps}: the last challenger, {last.action}, did {fig} in all, but did "
+                "not hold up on the fresh deals.")
+    if last.advantage > 0:
+        return f"{keeps}: the last challenger, {last.action}, did {fig}, not enough."
+    return f"{keeps}: the last challenger, {last.action}, did worse ({fig})."

@@ -21,6 +21,7 @@ from meldhall.cli.render import (
     hand_label,
     hand_text,
     seat_label,
+    suit_sort,
     table_panel,
     to_act_text,
 )
@@ -114,8 +115,16 @@ def stock_text(j: dict[str, Any]) -> Text:
     return t
 
 
+def _hand(cards: Sequence[Card], sort: str | None) -> Text:
+    """A hand by rank (the default) or, ``sort="suit"``, by suit."""
+    if sort == "suit":
+        return hand_text(suit_sort(cards), by_suit=True)
+    return hand_text(cards)
+
+
 def _hand_rows(obs: Any, names: Sequence[str] | None,
-               hands: dict[int, Sequence[Card]] | None) -> list[tuple[str, Text]]:
+               hands: dict[int, Sequence[Card]] | None,
+               sort: str | None = None) -> list[tuple[str, Text]]:
     me = obs.seat
     face_up = hands is not None
     show = hands if hands is not None else (
@@ -128,7 +137,7 @@ def _hand_rows(obs: Any, names: Sequence[str] | None,
             cards = _without_staged(list(cards), obs.staged)
             label = f"Your hand ({len(cards)}, and {len(obs.hand_cards()) - len(cards)} in " \
                     "staged melds)"
-        rows.append((label, hand_text(cards)))
+        rows.append((label, _hand(cards, sort)))
     staged = staged_row(obs)
     if staged is not None:
         rows.append(staged)
@@ -190,8 +199,9 @@ def _classic_meld_text(m: dict[str, Any]) -> Text:
 
 def classic_table(obs: Any, names: Sequence[str] | None = None, *,
                   hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
-                  title: str | None = None, **_: Any) -> RenderableType:
-    """The Classic Canasta table as ``obs.seat`` sees it.
+                  title: str | None = None, sort: str | None = None,
+                  **_: Any) -> RenderableType:
+    """The Classic Canasta table as ``obs.seat`` sees it (``sort="suit"``: hands by suit).
 
     Args:
         obs: the observation.
@@ -262,7 +272,7 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
                  f"{n} players")
     return table_panel(
         [sides, pile_text(obs, j, flags), stock_text(j)], title, log=j["log"], names=names,
-        log_lines=log_lines, hands=_hand_rows(obs, names, hands),
+        log_lines=log_lines, hands=_hand_rows(obs, names, hands, sort),
         status=_classic_status(j, names, obs.public.get("asker_partner", -1)))
 
 
@@ -365,7 +375,8 @@ _RR_PHASES = {
 def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
                    hands: dict[int, Sequence[Card]] | None = None,
                    kitties: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
-                   title: str | None = None, **_: Any) -> RenderableType:
+                   title: str | None = None, sort: str | None = None,
+                   **_: Any) -> RenderableType:
     """The Railroad Canasta table as ``obs.seat`` sees it: per player the score and minimum
     count, the kitty (size, taken, eligible), the canasta types completed, red threes, closed
     canastas and open melds; the pile, the stock, the sevens lock and the last actions.
@@ -410,14 +421,14 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
     if lock is not None:
         parts.append(lock)
 
-    rows = _hand_rows(obs, names, hands)
+    rows = _hand_rows(obs, names, hands, sort)
     if kitties is None:
         kitties = {}
         if not face_up and j["my_kitty"] is not None:
             kitties = {me: sorted_kitty(obs, obs.private["kitty"])}
     for s, cards in kitties.items():
         label = ("Your kitty" if s == me and not face_up else f"Kitty of {seat_label(s, names)}")
-        rows.append((f"{label} ({len(cards)}, not taken yet)", hand_text(cards)))
+        rows.append((f"{label} ({len(cards)}, not taken yet)", _hand(cards, sort)))
     if title is None:
         title = (f"Railroad Canasta · hand {j['hand_no'] + 1} · dealer seat {j['dealer']} · "
                  f"{n} players · target {obs.options.target_score}")

@@ -20,7 +20,9 @@ from meldhall.cli.shanghai_table import buys_text, log_note, shanghai_table
 _COMMANDS = """\
 **Commands:** `legal` lists your legal actions again (`legal all`: without shortening),
 `table` redraws the table, `log` shows this game's log, `score` the score sheet,
-`rules {rule}` prints a rule, `help` this text, `quit` leaves the game.
+`hint` asks the search bot for a move (it sees only what you see), `sort` shows your hand by
+rank or by suit, `save [FILE]` saves the game so far as a record (for `meldhall replay` and
+`meldhall hint`), `rules {rule}` prints a rule, `help` this text, `quit` leaves the game.
 """
 
 _CANASTA_CARDS = """\
@@ -243,7 +245,7 @@ SHANGHAI = ShanghaiUI(
 | decline it (others may buy it; you draw from the stock) | `draw` (`n`) |
 | buy the upcard you are offered, or not | `buy` (`y`), `pass` (`n`) |
 | stage one meld of the contract (SH-8.1) | `stage 7S 7H JK=7D`, `stage 5S 6S 7S 8S` |
-| take staged melds back | `withdraw` (the last), `withdraw all` |
+| take staged melds back | `undo` / `withdraw` (the last), `undo all` / `withdraw all` |
 | commit the staged melds as the contract | `contract done` (shorthand: `contract 7S 7H JK=7D, 5S 6S 7S 8S`) |
 | lay off onto meld number N | `layoff 9H -> 2`, `layoff JK=4D -> 3`, `layoff AS -> 3 low` |
 | exchange a meld's joker | `swap 7D -> 2` |

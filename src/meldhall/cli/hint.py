@@ -8,13 +8,14 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from meldhall.cli.app import app
 from meldhall.cli.common import check_game, err, handle_errors, out
 from meldhall.errors import RecordError
-from meldhall.hints import hint
+from meldhall.hints import Hint, hint
 from meldhall.record import RECORD_FORMAT, _read_json, load_position, load_record
 
 
@@ -32,6 +33,63 @@ def _load_state(file: Path):
 
 def _points(v: float | None) -> str:
     return "—" if v is None else f"{v:+.0f}"
+
+
+TOO_FEW = "too few playouts to say"
+
+
+def _versus(adv: float | None, se: float | None, value: float | None, n: int) -> str:
+    """An alternative's comparable figure: its mean difference from the recommendation on the
+    same sampled deals, ± one standard error."""
+    if n < 2:
+        return TOO_FEW
+    if adv is None:  # no paired comparison (a tree search): only its own mean
+        return f"not compared on the same deals (its own mean {_points(value)})"
+    if se is None:
+        return TOO_FEW
+    return f"{adv:+.0f} ± {se:.0f}"
+
+
+def hint_view(h: Hint, who: str) -> list[RenderableType]:
+    """A hint for people: the recommended move first, with its estimate and one sentence of
+    why, then the other moves compared with it (``who``: ``seat 2``, ``you``)."""
+    parts: list[RenderableType] = []
+    line = Text(f"Hint for {who}: ", style="bold")
+    line.append(str(h.action), style="bold green")
+    parts.append(line)
+    if h.value is not None:
+        parts.append(Text(
+            f"  Estimate: {_points(h.value)} points for the hand (the side's hand score minus "
+            f"the other sides' mean), averaged over its {h.samples} playouts."))
+    if h.why:
+        parts.append(Text(f"  Why: {h.why}"))
+    if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
+        # a whole melding is built from staged melds (CC-6.9, RR-6.11, SH-8.1)
+        parts.append(Text(f"  Play it step by step: next '{h.next}' (or type the whole "
+                          f"melding '{h.plan}')", style="dim"))
+    elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
+        parts.append(Text(f"  This is the next step of '{h.plan}'.", style="dim"))
+    if h.alternatives:
+        rec = h.plan if h.plan is not None else h.action
+        rows = list(zip(h.alternatives, h._padded_comparisons()))
+        # moves measured on two or more shared deals first (best first), then the others
+        rows.sort(key=lambda r: (r[1][1] is not None and r[0][2] >= 2,
+                                 -1e18 if r[1][0] is None else r[1][0]), reverse=True)
+        t = Table(box=box.SIMPLE, title=f"Other moves, compared with {rec} on the same "
+                  "sampled deals", title_justify="left")
+        t.add_column("move")
+        t.add_column(f"points versus {rec} (± one standard error)", justify="right")
+        t.add_column("playouts", justify="right")
+        for (a, v, n), (adv, se) in rows:
+            versus = _versus(adv, se, v, n)
+            t.add_row(str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n))
+        parts.append(t)
+        parts.append(Text(
+            "A negative difference: worse than the recommendation on the same deals.  Few "
+            "playouts, a large standard error: the search drops moves that trail after a few "
+            "deals and plays its last challenger against the recommendation on every deal.",
+            style="dim"))
+    return parts
 
 
 @app.command("hint")
@@ -63,7 +121,10 @@ def hint_command(
     the other sides' mean, averaged over the search's playouts; in Shanghai Rummy penalty
     points count negative.
 
-    Example: meldhall hint position.json --bot ismcts:hard
+    A record comes from meldhall play --save FILE (or save FILE during the game) or the web
+    table's download; a position document from meldhall.dump_position (docs/positions.md).
+
+    Example: meldhall hint game.json --bot ismcts:hard
     """
     state = _load_state(file)
     check_game(state.game_name)
@@ -75,33 +136,5 @@ def hint_command(
     console = out()
     console.print(state.observation(h.seat).to_text(), markup=False, highlight=False)
     console.print()
-    line = Text(f"Hint for seat {h.seat}: ", style="bold")
-    line.append(str(h.action), style="bold green")
-    if h.value is not None:
-        line.append(f"   (estimated {_points(h.value)} points for the hand, "
-                    f"{h.samples} playouts)")
-    elif h.legal_count == 1:
-        line.append("   (the only legal move)")
-    console.print(line)
-    if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
-        # a whole melding is built from staged melds (CC-6.9, RR-6.11, SH-8.1)
-        console.print(Text(f"Play it step by step: next '{h.next}' (or type the whole "
-                           f"melding '{h.plan}')", style="dim"))
-    elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
-        console.print(Text(f"This is the next step of '{h.plan}'.", style="dim"))
-    if h.alternatives:
-        t = Table(box=box.SIMPLE, title="other moves compared", title_justify="left")
-        t.add_column("move")
-        t.add_column("versus the hint (points)", justify="right")
-        t.add_column("its estimate", justify="right")
-        t.add_column("playouts", justify="right")
-        for (a, v, n), (adv, se) in zip(h.alternatives, h._padded_comparisons()):
-            versus = "—" if adv is None else f"{adv:+.0f}" + ("" if se is None else f" ± {se:.0f}")
-            t.add_row(str(a), versus, _points(v), str(n))
-        console.print(t)
-        console.print(Text(
-            "Versus the hint: the mean difference on the same sampled deals, ± one standard "
-            "error.  The search leaves the heuristic's move only for a move that beats it by "
-            "more than one standard error (1.64, on fresh deals, in Shanghai Rummy), so a "
-            "small positive difference is noise.",
-            style="dim"))
+    for part in hint_view(h, f"seat {h.seat}"):
+        console.print(part)

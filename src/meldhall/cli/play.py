@@ -8,6 +8,7 @@ seat's observation.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -44,6 +45,10 @@ from meldhall.game import Action, Outcome, State
 
 QUIT = object()
 EOF = object()
+#: The adviser of the in-game ``hint`` (``meldhall hint``'s default).
+HINT_BOT = "ismcts"
+#: ``seat 2`` or ``seat 2's`` in a refusal's reason.
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
 
 
 class Session:
@@ -73,6 +78,7 @@ class Session:
                       for s in range(self.players)]
         self.outcomes: list[Outcome] = []
         self.echo = not interactive_stdin()
+        self.sort: str | None = None  # the hand's order: None (the game's own), rank, suit
 
     # ------------------------------------------------------------------ input
     def read(self, prompt: str) -> str | None:
@@ -91,7 +97,7 @@ class Session:
     # ------------------------------------------------------------------ drawing
     def draw_table(self) -> None:
         obs = self.state.observation(self.human)
-        self.console.print(self.ui.table(obs, self.names))
+        self.console.print(self.ui.table(obs, self.names, sort=self.sort))
 
     def show_legal(self, legal: list[Action], everything: bool = False) -> None:
         # stage actions can be many (one per meld the hand allows): the list shows the first
@@ -161,6 +167,15 @@ class Session:
                 obs = self.state.observation(self.human).to_json()
                 self.console.print(log_text(obs["log"], self.names, last=60))
                 continue
+            if low == "hint":
+                self.show_hint(legal)
+                continue
+            if low == "sort":
+                self.toggle_sort()
+                continue
+            if low == "save" or low.startswith("save "):
+                self.save_now(cmd[4:].strip())
+                continue
             if low.split(" ", 1)[0] in ("rules", "rule"):
                 self.show_rule(cmd.split(None, 1)[1] if " " in cmd else "")
                 continue
@@ -187,10 +202,83 @@ class Session:
                 continue
             return action
 
+    def show_hint(self, legal: list[Action]) -> None:
+        """The search bot's recommendation for the human's seat, as ``meldhall hint`` gives
+        it (same adviser and seed), worked out from the seat's observation only."""
+        from meldhall.cli.hint import hint_view
+        from meldhall.hints import hint_for_observation
+
+        obs = self.state.observation(self.human)
+        with self.console.status(f"thinking ({HINT_BOT})…"):
+            h = hint_for_observation(self.game, obs, self.state.legal_actions(self.human),
+                                     bot=HINT_BOT, seed=0)
+        for part in hint_view(h, "you"):
+            self.console.print(part)
+        step = h.next if h.next is not None else h.action
+        if step in legal:
+            what = "it" if str(step) == str(h.action) else "its next step"
+            self.console.print(f"Type {legal.index(step) + 1} or '{step}' to play {what}.",
+                               style="dim", markup=False)
+
+    def toggle_sort(self) -> None:
+        """Show the hand by rank, or by suit (each game starts with its own order)."""
+        default = "suit" if self.game == "shanghai-rummy" else "rank"
+        now = self.sort or default
+        self.sort = "suit" if now == "rank" else "rank"
+        self.console.print(f"Your hand is now shown by {self.sort} ('sort' again: by {now}).",
+                           markup=False)
+        self.draw_table()
+
+    def record_text(self) -> str:
+        from meldhall.record import Record, dump_record
+
+        seats = ["human" if s == self.human else self.seat_bot_names[s]
+                 for s in range(self.players)]
+        return dump_record(Record.from_state(self.state, self.initial_dealer, seats))
+
+    def save_now(self, name: str) -> None:
+        """``save [FILE]``: the record of the game so far, to FILE (default: the --save file,
+        or meldhall-GAME-SEED.json in the current folder)."""
+        if name:
+            path = Path(name).expanduser()
+        elif self.save is not None:
+            path = self.save
+        else:
+            path = Path(f"meldhall-{self.game}-{self.seed}.json")
+        if path.is_dir():
+            self.console.print(f"{path} is a folder; give a file name: save FILE",
+                               style="red", markup=False)
+            return
+        try:
+            path.write_text(self.record_text(), encoding="utf-8")
+        except OSError as exc:
+            self.console.print(f"Cannot write the record to {path}: {exc.strerror or exc}",
+                               style="red", markup=False)
+            return
+        where = path.resolve()
+        self.console.print(f"The game so far is saved to {where} (replay it with: meldhall "
+                           f"replay {where}; a hint at its last position: meldhall hint "
+                           f"{where}).", markup=False, highlight=False, soft_wrap=True)
+        if getattr(self.state.observation(self.human), "staged", ()):
+            self.console.print("Staged melds are private and not in the record.", style="dim")
+
+    def seat_names(self, text: str) -> str:
+        """``text`` with each ``seat N`` written as the name the table gives that seat."""
+        def name(m: re.Match[str]) -> str:
+            seat, owner = int(m.group(1)), bool(m.group(2))
+            if not 0 <= seat < self.players:
+                return m.group(0)
+            if seat == self.human:
+                before_a_word = re.match(r" [^\W\d]", text[m.end():]) is not None
+                return ("your" if before_a_word else "yours") if owner else "you"
+            who = f"the {self.names[seat]} bot (seat {seat})"
+            return f"the {self.names[seat]} bot's (seat {seat})" if owner else who
+        return _SEAT.sub(name, text)
+
     def refused(self, exc: IllegalActionError) -> None:
         t = Text("Refused ", style="bold red")
         t.append(f"({exc.rule_id})", style="bold red")
-        t.append(f": {exc.reason}")
+        t.append(f": {self.seat_names(exc.reason)}")
         self.console.print(t)
         self.console.print(f"Read the rule with 'rules {exc.rule_id}'; 'legal' lists your "
                            "legal actions.", style="dim", markup=False)
@@ -278,13 +366,8 @@ class Session:
     def save_record(self) -> None:
         if self.save is None:
             return
-        from meldhall.record import Record, dump_record
-
-        seats = ["human" if s == self.human else self.seat_bot_names[s]
-                 for s in range(self.players)]
-        rec = Record.from_state(self.state, self.initial_dealer, seats)
         try:
-            self.save.write_text(dump_record(rec), encoding="utf-8")
+            self.save.write_text(self.record_text(), encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write the record to {self.save}: {exc.strerror or exc}") \
                 from None

@@ -67,6 +67,12 @@ def sort_cards(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (_KIND_POS.get(c.rank, 99), c.suit or 0, c.deck))
 
 
+def suit_sort(cards: Sequence[Card]) -> list[Card]:
+    """Cards by suit (♠ ♥ ♦ ♣), in display order of rank within a suit, jokers last."""
+    return sorted(cards, key=lambda c: (c.rank == 0, 9 if c.suit is None else c.suit,
+                                        _KIND_POS.get(c.rank, 99), c.deck))
+
+
 def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool = True) -> Text:
     """A hand grouped by rank (``Jk 2♠ │ A♥ A♦ │ Q♦ …``) or, ``by_suit``, by suit in the
     given order (``3♠ 6♠ Q♠ │ 4♥ │ … │ Jk``)."""

@@ -80,8 +80,10 @@ _PHASES = {
 
 def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
                    hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
-                   title: str | None = None, **_: Any) -> RenderableType:
-    """The Shanghai Rummy table as ``obs.seat`` sees it.
+                   title: str | None = None, sort: str | None = None,
+                   **_: Any) -> RenderableType:
+    """The Shanghai Rummy table as ``obs.seat`` sees it (hands by suit; ``sort="rank"``: by
+    rank).
 
     Args:
         obs: the observation.
@@ -138,6 +140,7 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     if hands is None:  # not face_up
         hands = {me: obs.hand_cards()} if 0 <= me < n else {}
     rows = [(render.hand_label(s, me, len(c), names, face_up),
+             render.hand_text(c, wild_twos=False) if sort == "rank" else
              render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
             for s, c in hands.items()]
     if title is None:
