@@ -8,7 +8,9 @@ validates itself in ``__post_init__`` with the ``check_*`` helpers, raising
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import Field, asdict, fields, replace
 from typing import Any, ClassVar, Protocol, Self
@@ -17,7 +19,7 @@ from meldhall.errors import OptionsError
 
 __all__ = [
     "COPY_CHOICES", "GameOptions", "Options", "parse_option_value", "check_choices",
-    "check_bools", "check_whole", "score_table",
+    "check_bools", "check_whole", "score_table", "attribute_descriptions",
 ]
 
 
@@ -161,3 +163,38 @@ def parse_option_value(text: str) -> Any:
         except json.JSONDecodeError as exc:
             raise OptionsError(f"cannot read option value {text!r}: {exc}") from None
     return t
+
+
+_ATTRIBUTE = re.compile(r"^(\w+): (.*)$")
+
+
+def attribute_descriptions(cls: type) -> dict[str, str]:
+    """Each attribute's one-line description from the ``Attributes:`` section of ``cls``'s
+    docstring (Google style: ``name: text`` with indented continuation lines), joined into one
+    line with the reST markup dropped (````"seed"```` becomes ``"seed"``).
+
+    Every game's options module builds its ``DESCRIPTIONS`` table with it, so the docstring is
+    the one place an option is explained (``descriptions`` in ``GET /api/games``, shown by the
+    web lobby).
+    """
+    doc = inspect.getdoc(cls) or ""
+    out: dict[str, str] = {}
+    inside = False
+    current: str | None = None
+    for line in doc.splitlines():
+        if not inside:
+            inside = line.strip() == "Attributes:"
+            continue
+        if line and not line.startswith(" "):
+            break  # the next section (Raises: …)
+        text = line.strip()
+        if not text:
+            continue
+        m = _ATTRIBUTE.match(text) if line.startswith("    ") and not line.startswith(
+            "     ") else None
+        if m:
+            current = m.group(1)
+            out[current] = m.group(2)
+        elif current is not None:
+            out[current] += " " + text
+    return {k: re.sub(r"``(.*?)``", r"\1", v).strip() for k, v in out.items()}

@@ -152,9 +152,46 @@ def _games_info() -> list[dict[str, Any]]:
                 pass
         options = st.options.to_json()
         options.pop("copy_choice", None)  # not a house rule: only old records use another
+        module = importlib.import_module(type(st.options).__module__)
+        choices = _option_choices(st.options, options)
         out.append({"name": name, "players": counts, "default_players": st.players,
-                    "options": options, "choices": _option_choices(st.options, options),
-                    "bots": bots})
+                    "options": options, "choices": choices, "bots": bots,
+                    "descriptions": _option_descriptions(module, options),
+                    "choice_labels": _choice_labels(module, choices),
+                    "presets": _presets(module, type(st.options))})
+    return out
+
+
+def _option_descriptions(module: Any, values: dict[str, Any]) -> dict[str, str]:
+    """One line per option for players (the options module's ``DESCRIPTIONS``, from the
+    options dataclass docstring): what it changes and its rule IDs."""
+    table = getattr(module, "DESCRIPTIONS", None)
+    if not isinstance(table, dict):
+        return {}
+    return {name: str(text) for name, text in table.items() if name in values}
+
+
+def _choice_labels(module: Any, choices: dict[str, list[Any]]) -> dict[str, list[str]]:
+    """For each option of ``choices``, its values in words, in the same order (the options
+    module's ``CHOICE_LABELS``); a value without words is shown as itself."""
+    table = getattr(module, "CHOICE_LABELS", None) or {}
+    out: dict[str, list[str]] = {}
+    for name, allowed in choices.items():
+        words = table.get(name, {})
+        out[name] = [str(words.get(v, v)).replace("_", " ") for v in allowed]
+    return out
+
+
+def _presets(module: Any, options_cls: Any) -> dict[str, dict[str, Any]]:
+    """The game's named sets of house rules (``PRESETS``, as ``--preset``): name -> the options
+    it changes from the defaults, as JSON."""
+    table = getattr(module, "PRESETS", None)
+    if not isinstance(table, dict):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for name, changes in table.items():
+        full = options_cls.from_json(dict(changes)).to_json()
+        out[name] = {k: full[k] for k in changes}
     return out
 
 

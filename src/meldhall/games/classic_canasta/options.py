@@ -14,6 +14,7 @@ from meldhall.errors import OptionsError
 from meldhall.options import (
     COPY_CHOICES,
     GameOptions,
+    attribute_descriptions,
     check_bools,
     check_choices,
     check_whole,
@@ -21,7 +22,8 @@ from meldhall.options import (
     score_table,
 )
 
-__all__ = ["CHOICES", "ClassicCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
+__all__ = ["CHOICES", "CHOICE_LABELS", "DESCRIPTIONS",
+           "ClassicCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
            "parse_option_value"]
 
 #: CC-7.1: (lowest cumulative score of the band, minimum count), highest band first.
@@ -47,21 +49,25 @@ class ClassicCanastaOptions(GameOptions):
     """Classic Canasta options (spec table "Configurable house rules"; defaults = the spec).
 
     Attributes:
-        player_count: 2, 3, 4 or 6 (CC-1.1, CC-1.5).
-        wild_ratio: ``"seed"`` (≥2 naturals, wild ≤ natural, ≤3 wild) or ``"pagat"``
-            (≥2 naturals, ≤3 wild) (CC-6.2).
+        player_count: players at the table, 2, 3, 4 or 6 (CC-1.1, CC-1.5).
+        wild_ratio: how many wild cards a meld may hold: ``"seed"`` (≥2 naturals, wild ≤
+            natural, ≤3 wild) or ``"pagat"`` (≥2 naturals, ≤3 wild) (CC-6.2).
         hidden_canasta_bonus: points on top of 500/300 for a hidden canasta (CC-6.8, CC-12.3).
-        black_three_upcard: ``"cover"`` or ``"leave"`` (CC-4.7).
+        black_three_upcard: a black three turned as the first upcard: ``"cover"`` (covered by
+            another card) or ``"leave"`` (stays on top and blocks the first player) (CC-4.7).
         red_three_upcard_freezes: a red three turned at the start freezes the pile (CC-4.8).
         unfrozen_take_with_wild: an unfrozen pile may be taken with one natural and one wild
             card (CC-8.6(b)).
         frozen_until_side_melds: the pile is frozen against a side that has not melded (CC-8.4).
         single_card_pile_restriction: one card in hand may not take a one-card pile (CC-8.8).
-        last_red_three: ``"end_immediately"`` or ``"may_meld_first"`` (CC-11.2).
+        last_red_three: a red three drawn as the last stock card: ``"end_immediately"`` (the
+            hand ends) or ``"may_meld_first"`` (the player may still meld, not discard)
+            (CC-11.2).
         stock_end_forced_take: with the stock empty, a legal take onto a meld is forced (CC-11.3).
         concealed_bonus: going-out bonus when concealed, total points (CC-12.5).
         concealed_exempt_from_minimum: concealed going out needs no minimum count (CC-7.6).
-        partner_permission: ``"optional"``, ``"disabled"`` or ``"compulsory"`` (CC-10.5).
+        partner_permission: asking the partner "may I go out?": ``"optional"`` (the answer
+            binds), ``"disabled"`` or ``"compulsory"`` (must ask before going out) (CC-10.5).
         canastas_to_go_out: canastas a side needs to go out; None = 1 (3p, 4p) or 2 (2p, 6p,
             cutthroat) (CC-10.1).
         minimum_count_table: ((score threshold, minimum), …) highest threshold first; a score
@@ -70,9 +76,11 @@ class ClassicCanastaOptions(GameOptions):
             (CC-7.2).
         target_score: points that end the game; None = 5,000 (10,000 for 6p, 7,500 for
             cutthroat) (CC-13.1).
-        tie_rule: ``"play_on"`` (more hands until one side leads alone) or ``"shared"``
-            (CC-13.2).
-        three_player_mode: ``"individual"`` or ``"cutthroat"`` (CC-14.1).
+        tie_rule: sides tied at the top over the target: ``"play_on"`` (more hands until one
+            side leads alone) or ``"shared"`` (they share the win) (CC-13.2).
+        three_player_mode: the three-player game: ``"individual"`` (each plays alone) or
+            ``"cutthroat"`` (draw two; the first to take the pile plays alone against the other
+            two as partners) (CC-14.1).
         two_player_stock_draw: cards drawn from the stock in the two-player game, 2 or 1
             (CC-5.4).
         copy_choice: which identical copy moves when an action names cards by kind:
@@ -201,4 +209,25 @@ PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "pagat": {"wild_ratio": "pagat", "hidden_canasta_bonus": 0, "black_three_upcard": "leave"},
     "britannica": {"hidden_canasta_bonus": 0, "last_red_three": "may_meld_first"},
+}
+
+
+#: One line per option for players: what it changes and its rule IDs, from the attribute
+#: descriptions of the docstring above (``descriptions`` in ``GET /api/games``).
+DESCRIPTIONS: dict[str, str] = attribute_descriptions(ClassicCanastaOptions)
+
+#: The values of :data:`CHOICES` in words, for the web lobby (``choice_labels``).
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "wild_ratio": {"seed": "wild cards ≤ naturals, at most 3",
+                   "pagat": "at most 3 wild cards (Pagat)"},
+    "black_three_upcard": {"cover": "covered by another card",
+                           "leave": "left on top, blocks the first player (Pagat)"},
+    "last_red_three": {"end_immediately": "the hand ends at once",
+                       "may_meld_first": "the player may meld first, no discard (Britannica)"},
+    "partner_permission": {"optional": "may ask; the answer binds", "disabled": "never asked",
+                           "compulsory": "must ask before going out"},
+    "tie_rule": {"play_on": "play more hands until one side leads",
+                 "shared": "the tied sides share the win"},
+    "three_player_mode": {"individual": "each plays alone",
+                          "cutthroat": "cutthroat: lone hand against two partners"},
 }

@@ -12,13 +12,15 @@ from meldhall.errors import OptionsError
 from meldhall.options import (
     COPY_CHOICES,
     GameOptions,
+    attribute_descriptions,
     check_bools,
     check_choices,
     check_whole,
     score_table,
 )
 
-__all__ = ["CHOICES", "RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
+__all__ = ["CHOICES", "CHOICE_LABELS", "DESCRIPTIONS",
+           "RailroadCanastaOptions", "PRESETS", "DEFAULT_MINIMUM_TABLE",
            "CANASTA_TYPES"]
 
 #: RR-7.1: (lowest cumulative score of the band, minimum count), highest band first; a score
@@ -47,12 +49,13 @@ class RailroadCanastaOptions(GameOptions):
     """Railroad Canasta options (defaults = the spec).
 
     Attributes:
-        player_count: 2 to ``max_players`` (RR-1.2).
-        max_players: largest supported table (RR-1.2).
+        player_count: players at the table, 2 to ``max_players`` (RR-1.2).
+        max_players: largest table allowed (RR-1.2).
         target_score: points that end the game (RR-14.1).
-        minimum_count_table: ((score threshold, minimum), …) highest first; None = RR-7.1.
-        go_out_requirement: ``"all_four"`` (one canasta of each type), ``"red_and_black"``,
-            ``"any_two"`` or ``"any_one"`` (RR-11.1).
+        minimum_count_table: the minimum count of a first melding by cumulative score:
+            ((score threshold, minimum), …) highest first; None = RR-7.1 (RR-7.1).
+        go_out_requirement: the canastas a player needs to go out: ``"all_four"`` (one of
+            each type), ``"red_and_black"``, ``"any_two"`` or ``"any_one"`` (RR-11.1).
         canasta_bonuses: points per canasta type; None = red 500, black 300, wild 1,000,
             sevens 1,500 (RR-13.2).
         going_out_bonus: points for going out (RR-13.4).
@@ -62,15 +65,19 @@ class RailroadCanastaOptions(GameOptions):
         kitty_red_three_penalty: points (≤ 0) for each red three left in an untaken kitty
             (RR-9.3, RR-13.5).
         allow_empty_hand_into_kitty: a last discard may empty the hand into the kitty (RR-5.7).
-        must_take_kitty_before_going_out: (RR-11.4, RR-11.7, RR-6.5).
+        must_take_kitty_before_going_out: a player must have taken their kitty before going
+            out (RR-11.4, RR-11.7, RR-6.5).
         take_with_natural_and_wild: an unfrozen pile may be taken with a natural and a wild
             card (RR-8.7).
-        stock_end_take: ``"voluntary"`` or ``"compulsory"`` (RR-12.2).
-        max_wild_in_natural_meld: 3, 2 or ``"wild_le_natural"`` (RR-6.2).
-        sevens_lock: ``"every_player"`` (until every player has a sevens canasta),
-            ``"discarding_player"`` or ``"never"`` (RR-9.6, RR-12.4).
+        stock_end_take: with the stock empty, taking the pile is ``"voluntary"`` or
+            ``"compulsory"`` (RR-12.2).
+        max_wild_in_natural_meld: most wild cards in a natural-rank meld: 3, 2 or
+            ``"wild_le_natural"`` (no more than its naturals, at most 3) (RR-6.2).
+        sevens_lock: when a 7 may not be discarded: ``"every_player"`` (until every player
+            has a sevens canasta), ``"discarding_player"`` or ``"never"`` (RR-9.6, RR-12.4).
         upcard_wild_freezes: a wild upcard freezes the pile (RR-4.8, RR-8.3).
-        tie_rule: ``"play_on"`` or ``"shared"`` (RR-14.2).
+        tie_rule: players tied at the top over the target: ``"play_on"`` (more hands) or
+            ``"shared"`` (they share the win) (RR-14.2).
         copy_choice: which identical copy moves when an action names cards by kind:
             ``"uniform"`` (uniformly random among the copies the player may use, keyed to hidden
             state, so it tells the others nothing; CC-5.9, RR-5.10, SH-6.4) or ``"legacy"`` (the
@@ -171,4 +178,25 @@ class RailroadCanastaOptions(GameOptions):
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "short": {"target_score": 10000},
+}
+
+
+#: One line per option for players: what it changes and its rule IDs, from the attribute
+#: descriptions of the docstring above (``descriptions`` in ``GET /api/games``).
+DESCRIPTIONS: dict[str, str] = attribute_descriptions(RailroadCanastaOptions)
+
+#: The values of :data:`CHOICES` in words, for the web lobby (``choice_labels``).
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "go_out_requirement": {"all_four": "one canasta of each of the four types",
+                           "red_and_black": "a red and a black canasta",
+                           "any_two": "any two canastas", "any_one": "any one canasta"},
+    "stock_end_take": {"voluntary": "taking the pile is optional",
+                       "compulsory": "forced when the top card fits a meld"},
+    "max_wild_in_natural_meld": {3: "at most 3", 2: "at most 2",
+                                 "wild_le_natural": "wild cards ≤ naturals, at most 3"},
+    "sevens_lock": {"every_player": "until every player has a sevens canasta",
+                    "discarding_player": "until the discarder has a sevens canasta",
+                    "never": "7s may always be discarded"},
+    "tie_rule": {"play_on": "play more hands until one player leads",
+                 "shared": "the tied players share the win"},
 }

@@ -12,9 +12,10 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from meldhall.errors import OptionsError
-from meldhall.options import COPY_CHOICES
+from meldhall.options import COPY_CHOICES, attribute_descriptions
 
-__all__ = ["CHOICES", "DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
+__all__ = ["CHOICES", "CHOICE_LABELS", "DESCRIPTIONS",
+           "DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
 
 #: SH-10.6: buys allowed per player and deal, for contracts 1 to 10.
 DEFAULT_BUY_LIMITS: tuple[int, ...] = (3, 3, 3, 3, 3, 3, 3, 3, 4, 4)
@@ -45,12 +46,11 @@ class ShanghaiOptions:
     """Shanghai Rummy options (spec table "Configurable house rules"; defaults = the spec).
 
     Attributes:
-        player_count: 3 to 8 (SH-1.1).
-        deals: 10 (contracts 1–10) or 7 (contracts 1–7, the seed's literal "seven deals")
-            (SH-5.1, SH-14.1).
+        player_count: players at the table, 3 to 8 (SH-1.1).
+        deals: deals in a game: 10 (contracts 1–10) or 7 (contracts 1–7) (SH-5.1, SH-14.1).
         contract_min_sizes: contract melds may be longer than stated (sets ≥ 3, runs ≥ the
             stated length; joker limit by actual length) (SH-8.2, SH-11.4).
-        buy_priority: ``"next_in_turn"`` (clockwise from the player in turn) or
+        buy_priority: who buys first: ``"next_in_turn"`` (clockwise from the player in turn) or
             ``"dealer_left"`` (clockwise from the dealer's left) (SH-10.3).
         buy_limits: buys per player and deal: ``None`` = SH-10.6 (3 in deals 1–8, 4 in deals
             9–10); a whole number for every deal; a list of ten numbers (one per contract);
@@ -75,7 +75,8 @@ class ShanghaiOptions:
             SH-2.2, SH-2.3).
         max_stock_rebuilds: stock rebuilds allowed per deal (penalty-card rebuilds included),
             or ``"unlimited"`` (SH-12.3, SH-10.8).
-        tie_rule: ``"shared"``, ``"fewest_deals_scored"`` or ``"extra_deal"`` (SH-14.2).
+        tie_rule: players tied for the lowest total: ``"shared"`` (they share the win),
+            ``"fewest_deals_scored"`` or ``"extra_deal"`` (SH-14.2).
         copy_choice: which identical copy moves when an action names cards by kind:
             ``"uniform"`` (uniformly random among the copies the player may use, keyed to hidden
             state, so it tells the others nothing; SH-6.4) or ``"legacy"`` (the lowest-index
@@ -222,4 +223,19 @@ PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "short": {"deals": 7},
     "quick_rebuilds": {"max_stock_rebuilds": 3},
+}
+
+
+#: One line per option for players: what it changes and its rule IDs, from the attribute
+#: descriptions of the docstring above (``descriptions`` in ``GET /api/games``).
+DESCRIPTIONS: dict[str, str] = attribute_descriptions(ShanghaiOptions)
+
+#: The values of :data:`CHOICES` in words, for the web lobby (``choice_labels``).
+CHOICE_LABELS: dict[str, dict[Any, str]] = {
+    "deals": {10: "10 deals (contracts 1–10)", 7: "7 deals (contracts 1–7)"},
+    "buy_priority": {"next_in_turn": "clockwise from the player in turn",
+                     "dealer_left": "clockwise from the dealer's left"},
+    "tie_rule": {"shared": "the tied players share the win",
+                 "fewest_deals_scored": "fewest deals with points wins",
+                 "extra_deal": "play an extra deal"},
 }
