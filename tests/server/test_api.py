@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -11,6 +12,36 @@ from meldhall import load_record, new_game
 
 def humans(n: int) -> list[dict]:
     return [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+
+
+def test_games_describe_every_option_and_list_presets(server):
+    """Every option the lobby offers has a one-line explanation naming its rule; values of a
+    fixed set have words (one per value); every preset is valid for ``new_game``."""
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    for name, g in games.items():
+        assert set(g["descriptions"]) == set(g["options"]), name
+        assert "copy_choice" not in g["descriptions"], name
+        for key, text in g["descriptions"].items():
+            assert text.strip() and "``" not in text, (name, key)
+            assert re.search(r"\b(CC|RR|SH)-\d", text), (name, key, text)
+        assert set(g["choice_labels"]) == set(g["choices"]), name
+        for key, words in g["choice_labels"].items():
+            assert len(words) == len(g["choices"][key]) and all(words), (name, key)
+        assert "standard" in g["presets"] and g["presets"]["standard"] == {}, name
+        for preset, changes in g["presets"].items():
+            assert set(changes) <= set(g["options"]), (name, preset)
+            st = new_game(name, seed=1, options=changes)
+            for key, value in changes.items():
+                assert st.options.to_json()[key] == value, (name, preset, key)
+    cc = games["classic-canasta"]
+    assert cc["presets"]["pagat"]["wild_ratio"] == "pagat"
+    assert set(games["railroad-canasta"]["presets"]) >= {"short"}
+    assert games["shanghai-rummy"]["presets"]["short"] == {"deals": 7}
+    assert cc["choice_labels"]["wild_ratio"][0] == "wild cards ≤ naturals, at most 3"
+    assert "CC-6.2" in cc["descriptions"]["wild_ratio"]
+    # the fields the lobby had before are unchanged
+    assert cc["choices"]["wild_ratio"] == ["seed", "pagat"]
+    assert cc["options"]["wild_ratio"] == "seed"
 
 
 def test_health_games_config_and_pages(server):

@@ -387,14 +387,68 @@ def test_shanghai_deals_is_a_select_box(server, browser):
     page.click("#options-box summary")
     deals = page.locator("#opt-deals")
     assert deals.evaluate("e => e.tagName") == "SELECT"
-    assert deals.locator("option").all_inner_texts() == ["10", "7"]
-    page.select_option("#opt-deals", label="7")
+    # the values in words (choice_labels), the option values the numbers themselves
+    assert deals.locator("option").all_inner_texts() == ["10 deals (contracts 1–10)",
+                                                         "7 deals (contracts 1–7)"]
+    assert deals.locator("option").evaluate_all("os => os.map(o => o.value)") == ["10", "7"]
+    page.select_option("#opt-deals", value="7")
     page.click("#create-btn")
     expect(page.locator("#created")).to_contain_text("Table created")
     page.click("#open-my-seat")
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     frag = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
     assert server.view(frag["t"], frag["k"])["common"]["options"]["deals"] == 7
+    assert not errors, errors
+    page.close()
+
+
+def test_lobby_explains_house_rules_and_offers_presets(server, browser, artifacts):
+    """The lobby's house rules: each option with its one-line explanation (and rule ID), coded
+    values in words, and a preset picker that fills the option fields; the player may still
+    change one, and the table is created with the preset's options plus that change."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    expect(page.locator("#game option")).to_have_count(3)
+    page.select_option("#game", "classic-canasta")
+    page.click("#options-box summary")
+    desc = page.locator("#opt-wild_ratio-desc")
+    expect(desc).to_be_visible()
+    expect(desc).to_contain_text("wild cards a meld may hold")
+    expect(desc).to_contain_text("CC-6.2")
+    assert page.locator("#opt-wild_ratio").get_attribute("aria-describedby") == \
+        "opt-wild_ratio-desc"
+    expect(page.locator("#opt-wild_ratio option:checked")).to_have_text(
+        "wild cards ≤ naturals, at most 3")
+    assert page.locator("#opt-copy_choice").count() == 0   # not a house rule of the lobby
+    assert page.locator("#preset option").all_inner_texts() == ["standard", "pagat",
+                                                                "britannica"]
+    assert page.locator("#opt-hidden_canasta_bonus").input_value() == "100"
+    page.select_option("#preset", "pagat")
+    assert page.locator("#opt-wild_ratio").input_value() == '"pagat"'
+    assert page.locator("#opt-black_three_upcard").input_value() == '"leave"'
+    assert page.locator("#opt-hidden_canasta_bonus").input_value() == "0"
+    expect(page.locator("#preset-note")).to_contain_text("wild ratio → at most 3 wild cards")
+    page.locator("#options-box").screenshot(path=str(artifacts / "lobby-house-rules.png"))
+    # another preset resets what the first one changed
+    page.select_option("#preset", "britannica")
+    assert page.locator("#opt-wild_ratio").input_value() == '"seed"'
+    assert page.locator("#opt-last_red_three").input_value() == '"may_meld_first"'
+    page.select_option("#preset", "pagat")
+    page.fill("#opt-target_score", "3000")   # still changeable after the preset
+    page.click("#create-btn")
+    expect(page.locator("#created")).to_contain_text("Table created")
+    page.click("#open-my-seat")
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    frag = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
+    options = server.view(frag["t"], frag["k"])["common"]["options"]
+    assert options["wild_ratio"] == "pagat" and options["black_three_upcard"] == "leave"
+    assert options["hidden_canasta_bonus"] == 0 and options["target_score"] == 3000
+    assert options["last_red_three"] == "end_immediately"
     assert not errors, errors
     page.close()
 

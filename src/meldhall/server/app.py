@@ -164,11 +164,13 @@ def _games_info() -> list[dict[str, Any]]:
 
 def _option_descriptions(module: Any, values: dict[str, Any]) -> dict[str, str]:
     """One line per option for players (the options module's ``DESCRIPTIONS``, from the
-    options dataclass docstring): what it changes and its rule IDs."""
+    options dataclass docstring): what it changes and its rule IDs.  "None = …" becomes
+    "empty = …" (the lobby's field left empty means the default)."""
     table = getattr(module, "DESCRIPTIONS", None)
     if not isinstance(table, dict):
         return {}
-    return {name: str(text) for name, text in table.items() if name in values}
+    return {name: str(text).replace("None = ", "empty = ")
+            for name, text in table.items() if name in values}
 
 
 def _choice_labels(module: Any, choices: dict[str, list[Any]]) -> dict[str, list[str]]:

@@ -56,10 +56,62 @@ function seatRows() {
   }
 }
 
+// A value in words: the server's label for a value of a fixed set, else the value itself.
+function valueWords(g, key, value) {
+  const choices = (g.choices || {})[key] || [];
+  const i = choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value));
+  const labels = (g.choice_labels || {})[key];
+  if (i >= 0 && labels && labels[i]) return labels[i];
+  return value === null ? "default" : typeof value === "string" ? value.replaceAll("_", " ") : JSON.stringify(value);
+}
+
+function presetPicker(g) {
+  const sel = $("preset");
+  const presets = g.presets || {};
+  const names = Object.keys(presets);
+  sel.replaceChildren(...names.map((n) => h("option", { value: n }, n.replaceAll("_", " "))));
+  sel.disabled = names.length < 2;
+  sel.onchange = () => applyPreset(g, sel.value);
+  presetNote(g, sel.value);
+}
+
+function presetNote(g, name) {
+  const changes = Object.entries((g.presets || {})[name] || {});
+  $("preset-note").textContent = changes.length
+    ? "Changes: " + changes.map(([k, v]) => `${k.replaceAll("_", " ")} → ${valueWords(g, k, v)}`).join("; ") + "."
+    : "The rules as written (every option at its default).";
+}
+
+// Picking a preset sets every option to its default, then the preset's changes.
+function applyPreset(g, name) {
+  const changes = (g.presets || {})[name] || {};
+  for (const input of $("options").querySelectorAll("input, select")) {
+    const key = input.dataset.key;
+    setInput(input, key in changes ? changes[key] : g.options[key]);
+  }
+  presetNote(g, name);
+}
+
+function setInput(input, value) {
+  switch (input.dataset.kind) {
+    case "bool": input.checked = !!value; break;
+    case "number": case "string": input.value = String(value); break;
+    case "choice": {
+      const v = JSON.stringify(value);
+      if (![...input.options].some((o) => o.value === v)) input.append(h("option", { value: v }, String(value)));
+      input.value = v;
+      break;
+    }
+    default: input.value = value === null ? "" : JSON.stringify(value);
+  }
+}
+
 function optionInputs(g) {
+  presetPicker(g);
   const box = $("options");
   box.replaceChildren();
   const choices = g.choices || {};
+  const descriptions = g.descriptions || {};
   for (const [key, value] of Object.entries(g.options)) {
     if (key === "player_count") continue;
     const id = "opt-" + key;
@@ -69,7 +121,7 @@ function optionInputs(g) {
       const allowed = choices[key].some((c) => JSON.stringify(c) === JSON.stringify(value)) ? choices[key] : [value, ...choices[key]];
       input = h("select", { id, "data-kind": "choice", "data-key": key },
         ...allowed.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) },
-          String(c).replaceAll("_", " "))));
+          valueWords(g, key, c))));
     } else if (typeof value === "boolean") {
       input = h("input", { id, type: "checkbox", "data-kind": "bool", "data-key": key });
       input.checked = value;
@@ -82,7 +134,10 @@ function optionInputs(g) {
                            value: value === null ? "" : JSON.stringify(value), placeholder: "default" });
     }
     input.dataset.initial = input.type === "checkbox" ? String(input.checked) : input.value;
-    box.append(h("div.option", h("label", { for: id }, key.replaceAll("_", " ")), input));
+    const desc = descriptions[key];
+    if (desc) input.setAttribute("aria-describedby", id + "-desc");
+    box.append(h("div.option", h("label", { for: id }, key.replaceAll("_", " ")), input,
+      desc ? h("p.dim.option-desc", { id: id + "-desc" }, desc) : null));
   }
 }
 
