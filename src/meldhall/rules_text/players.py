@@ -356,8 +356,8 @@ def _house_rules_section(block: Block) -> str:
              "(*House rules*), or with `--option NAME=VALUE` and `--preset NAME` on `meldhall "
              "play` and `meldhall simulate`. The defaults are the rules above, and every rule that "
              "a house rule changes says so. The table describes the choices in words; the lobby "
-             "shows each option with its default, and the values to choose from where there is "
-             "a fixed set.")
+             "shows each option with its default and a one-line explanation, the values to "
+             "choose from where there is a fixed set, and the presets (*Preset*).")
     return "\n".join([lines[0], "", intro, *lines[1:]])
 
 
