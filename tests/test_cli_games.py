@@ -330,7 +330,8 @@ def test_log_lines_in_suit_symbols():
     terminal's log shows suit symbols, and only card tokens change."""
     entries = [(-1, "", "upcard 5H (pile frozen)"), (1, "discard Q", "QH"),
                (2, "meld 3S 3S 3C", ""), (0, "take 5 5", "takes the pile (38 cards)"),
-               (3, "layoff JK=7D -> 2", ""), (1, "meld 4 4 JK", ""), (2, "kitty", "takes the kitty")]
+               (3, "layoff JK=7D -> 2", ""), (1, "meld 4 4 JK", ""),
+               (2, "kitty", "takes the kitty")]
     text = log_text(entries, ["you", "a", "b", "c"]).plain
     assert text.splitlines() == [
         "table: upcard 5♥ (pile frozen)",
