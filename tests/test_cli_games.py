@@ -21,7 +21,7 @@ from meldhall.bots import make_bot
 from meldhall.cli import app
 from meldhall.cli.games import UIS
 from meldhall.cli.play import Session
-from meldhall.cli.render import order_actions
+from meldhall.cli.render import log_text, order_actions, pretty_notation
 from meldhall.record import load_record
 
 runner = CliRunner()
@@ -207,9 +207,10 @@ def test_shanghai_buy_made_and_declined_by_the_human(shanghai_deal):
     r, _, _ = shanghai_deal
     out = r.output
     assert "Do you buy it?" in out
-    assert re.search(r"You: buy\s+buys \w+ with a penalty card \(buy 1 of 3\) \(penalty card",
-                     out)
-    assert re.search(r"You: pass\s+does not buy", out)
+    # the log's card in its suit symbol, the note not saying "buy" twice ("buy  buys 5H …")
+    assert re.search(r"You: buy — (10|[2-9AKQJ])[♠♥♦♣] with a penalty card \(buy 1 of 3\) "
+                     r"\(penalty card", out)
+    assert re.search(r"You: pass — does not buy", out)
     assert "1 used, 2 left" in out
     # the bots' decisions are printed as they happen
     assert re.search(r"seat \d \(random\): (buy|pass)", out)
@@ -269,7 +270,8 @@ def test_shanghai_joker_declarations_and_meld_numbers():
     console = Console(width=120, record=True, file=io.StringIO())
     console.print(shanghai_table(st.observation(0), ["you", "random", "random"]))
     text = console.export_text()
-    assert re.search(r"JK=[0-9AJQK]+[SHDC]", text)
+    assert re.search(r"Jk=(10|[2-9AJQK])[♠♥♦♣]", text)  # JK=7D, shown with its suit symbol
+    assert not re.search(r"JK=[0-9AJQK]+[SHDC]", text)
     assert re.search(r"^\s*│\s+1\s+seat \d", text, re.MULTILINE)  # meld number 1
 
 
@@ -281,7 +283,7 @@ def test_aliases_and_end_of_input():
     r = run("play", "shanghai-rummy", "--seed", "2", "--seat", "1", "--bots", "random",
             input="table\nn\n")
     assert r.exit_code == 0, r.output
-    assert "You: draw  declines" in r.output
+    assert "You: draw — declines" in r.output
     assert "End of input" in r.output
 
 
@@ -315,3 +317,58 @@ def test_questions_put_to_the_human(game, phase, words):
     for w in words:
         assert w in text, w
     assert UIS[game].prompt(SimpleNamespace(phase="draw", public={}), []) is None
+
+
+#: A card written with a letter suit (``QH``, ``10D``, ``JK=7D``): players never read one in a
+#: log line (the engine's notation keeps them; the display shows ``Q♥``).
+LETTER_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|10[SHDC]|[2-9AKQJ][SHDC])(?![A-Za-z0-9])")
+LOG_LINE = re.compile(r"^\s*(You|Table|table|seat \d+(?: \([\w-]+\))?): (.*)$", re.M)
+
+
+def test_log_lines_in_suit_symbols():
+    """The engine's log and notation keep their letters (records and tests read them); the
+    terminal's log shows suit symbols, and only card tokens change."""
+    entries = [(-1, "", "upcard 5H (pile frozen)"), (1, "discard Q", "QH"),
+               (2, "meld 3S 3S 3C", ""), (0, "take 5 5", "takes the pile (38 cards)"),
+               (3, "layoff JK=7D -> 2", ""), (1, "meld 4 4 JK", ""),
+               (2, "kitty", "takes the kitty")]
+    text = log_text(entries, ["you", "a", "b", "c"]).plain
+    assert text.splitlines() == [
+        "table: upcard 5♥ (pile frozen)",
+        "seat 1 (a): discard Q — Q♥",
+        "seat 2 (b): meld 3♠ 3♠ 3♣",
+        "seat 0 (you): take 5 5 — the pile (38 cards)",  # not "take  takes the pile"
+        "seat 3 (c): layoff Jk=7♦ -> 2",
+        "seat 1 (a): meld 4 4 Jk",
+        "seat 2 (b): kitty — takes the kitty",
+    ]
+    assert not LETTER_CARD.search(text)
+    # other words and rule IDs are left alone
+    assert pretty_notation("rules CC-8.5, SH-8.1: AKQ 10 Q") == "rules CC-8.5, SH-8.1: AKQ 10 Q"
+
+
+@pytest.mark.parametrize("session", ["shanghai_deal", "railroad_hand"])
+def test_last_actions_lines_show_suit_symbols(request, session):
+    """Every log line the session printed (the table's "Last actions", the moves as they are
+    played, 'log') names its cards with suit symbols."""
+    r, _, _ = request.getfixturevalue(session)
+    lines = [m.group(0) for m in LOG_LINE.finditer(r.output)]
+    assert len(lines) > 20
+    bad = [ln for ln in lines if LETTER_CARD.search(ln)]
+    assert not bad, bad[:5]
+    assert any(re.search(r"(10|[2-9AKQJ])[♠♥♦♣]", ln) for ln in lines)
+    if session == "shanghai_deal":  # discards named by card: the table's last actions too
+        block = r.output.split("Last actions:", 1)[1].split("\n", 9)[:8]
+        assert any(re.search(r"[♠♥♦♣]", ln) for ln in block)
+
+
+def test_railroad_canasta_types_legend(railroad_hand):
+    """The four types shown per player (·red ·black ·wild ·sevens) are explained under the
+    table and in 'help' (RR-6.9, RR-11.1)."""
+    r, _, _ = railroad_hand
+    out = re.sub(r"\s+", " ", r.output)
+    assert "Canasta types (RR-6.9): red: seven natural cards of one rank other than 7, no wild " \
+           "card (500); black: one rank other than 7 with one to three wild cards (300); " \
+           "wild: seven wild cards (1,000); sevens: seven natural sevens (1,500)." in out
+    assert "going out needs one of each (RR-11.1)" in out
+    assert "Canasta types (RR-6.9)" in UIS["railroad-canasta"].help_text

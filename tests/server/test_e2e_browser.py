@@ -15,6 +15,7 @@ import pytest
 
 from meldhall import new_game
 from meldhall.cards import parse_card
+from meldhall.cli.render import pretty_notation as shown
 
 CHROMIUM = os.environ.get("MELDHALL_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -129,7 +130,7 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     expect(page.locator("#staged .staged-meld")).to_have_count(1)
     page.click('#staged button[data-action="meld done"]')
     expect(page.locator("#melds")).to_contain_text(f"{wanted[0]} \u00d7")
-    expect(page.locator("#log")).to_contain_text("meld " + " ".join(wanted))
+    expect(page.locator("#log")).to_contain_text(shown("meld " + " ".join(wanted)))
     expect(page.locator("#staged")).to_have_count(0)
 
     # discard: select one card, press the discard button shown for it
@@ -138,7 +139,7 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     discard = page.locator('#actions button.primary[data-action^="discard"]').first
     text = discard.get_attribute("data-action")
     discard.click()
-    expect(page.locator("#log")).to_contain_text(text)
+    expect(page.locator("#log")).to_contain_text(shown(text))
 
     # the bots play; my move again: a refused move shows its rule ID
     expect(page.locator(".turn.mine")).to_be_visible(timeout=30000)
@@ -551,7 +552,7 @@ def test_selection_cleared_after_a_kind_named_discard(server, browser):
     expected = "joker from your hand" if kind == "JK" else f"any {kind} from your hand"
     expect(button).to_have_attribute("title", re.compile(re.escape(expected) + r".*\(CC-5\.9\)"))
     button.click()
-    expect(page.locator("#log")).to_contain_text(f"discard {kind}")
+    expect(page.locator("#log")).to_contain_text(shown(f"discard {kind}"))
     expect(page.locator(f'#hand button[data-card="{gone}"]')).to_have_count(0)
     expect(page.locator(f'#hand button[data-card="{kept}"]')).to_have_count(1)
     expect(selected).to_have_count(0)
@@ -745,9 +746,9 @@ def test_staged_melding_in_the_browser(server, browser, artifacts):
     page.keyboard.press("Enter")
     expect(page.locator("#staged")).to_have_count(0)
     committed = "meld " + ", ".join(sorted([m1, m2], key=lambda m: "AKQJ1098765432".index(m[0])))
-    expect(page.locator("#log")).to_contain_text(committed)
+    expect(page.locator("#log")).to_contain_text(shown(committed))
     # the other page now shows the melds (and its version moved on)
-    expect(other.locator("#log")).to_contain_text(committed)
+    expect(other.locator("#log")).to_contain_text(shown(committed))
     for m in (m1, m2):
         expect(other.locator("#melds")).to_contain_text(f"{m.split()[0]} \u00d7")
     assert server.view(t["table"], tok1)["common"]["version"] > public
@@ -965,5 +966,86 @@ def test_shanghai_buy_prompt_names_the_penalty_card(server, browser, artifacts):
     expect(marked).to_have_count(2)
     assert sorted(marked.evaluate_all("els => els.map((e) => e.dataset.card)")) == sorted(new)
     expect(prompt).to_have_text("")
+    assert not errors, errors
+    page.close()
+
+
+#: A card written with a letter suit ("QH", "10D", "JK=7D"): the page's log never shows one
+#: (the engine's notation keeps them; the page writes "Q♥").
+LETTER_CARD = re.compile(r"(?<![A-Za-z0-9])(JK|10[SHDC]|[2-9AKQJ][SHDC])(?![A-Za-z0-9])")
+
+
+def test_log_names_cards_with_suit_symbols(server, browser, artifacts):
+    """The log the players read writes cards as the table does: "upcard 5♥", "discard K♥"
+    (it said "upcard 5H", "discard KH"); the engine's log keeps its notation."""
+    from playwright.sync_api import expect
+
+    seed = 1
+    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
+                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    toks = [s["token"] for s in t["seats"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    # the same moves on the engine and the server: decline the upcard and the buys, discard
+    st = new_game("shanghai-rummy", players=3, seed=seed)
+    discard = None
+    while discard is None:
+        seat = st.to_act[0]
+        legal = [str(a) for a in st.legal_actions(seat)]
+        move = next((a for a in ("draw", "pass") if a in legal), None)
+        if move is None:
+            move = next(a for a in legal if a.startswith("discard "))
+            discard = move
+        r = server.act(t["table"], toks[seat], move,
+                       server.view(t["table"], toks[seat])["common"]["version"])
+        assert r.status_code == 200, r.text
+        st = st.apply_text(move, seat)
+    assert LETTER_CARD.search(discard)                       # the engine: "discard KH"
+    log = page.locator("#log")
+    expect(log).to_contain_text(shown(discard))              # the page: "discard K♥"
+    assert re.search(r"[\u2660\u2665\u2666\u2663]", shown(discard))
+    expect(log).to_contain_text(re.compile(r"upcard (10|[2-9AKQJ])[\u2660\u2665\u2666\u2663]"))
+    text = log.inner_text()
+    assert not LETTER_CARD.search(text), text
+    assert any(e["action"] == discard for e in server.view(t["table"], toks[0])["view"][
+        "observation"]["log"])                               # the notation is unchanged
+    page.locator("#log").screenshot(path=str(artifacts / "e2e_log_symbols.png"))
+    assert not errors, errors
+    page.close()
+
+
+def test_railroad_canasta_types_are_explained(server, browser):
+    """The four Railroad canasta types shown per player (red, black, wild, sevens) are
+    explained: each in its title, and a legend of what each is made of (RR-6.9, RR-11.1)."""
+    from playwright.sync_api import expect
+
+    t = server.create("railroad-canasta", seats=[{"kind": "human", "name": n}
+                                                 for n in ("Ann", "Bob", "Cleo")], seed=3)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    types = page.locator(".player .canasta-types")
+    expect(types).to_have_count(3)
+    first = types.first
+    expect(first.locator(".ctype")).to_have_count(4)
+    expect(first).to_contain_text("\u00b7red \u00b7black \u00b7wild \u00b7sevens")
+    expect(first.locator(".ctype").first).to_have_attribute(
+        "title", re.compile(r"^red: seven natural cards of one rank other than 7, no wild card"))
+    expect(first.locator(".ctype").last).to_have_attribute(
+        "title", re.compile(r"^sevens: seven natural sevens .*RR-6\.9"))
+    legend = page.locator("#canasta-legend")
+    expect(legend).to_have_count(1)
+    legend.locator("summary").click()
+    for text in ("seven natural cards of one rank other than 7", "one to three wild cards",
+                 "seven wild cards", "seven natural sevens", "RR-11.1"):
+        expect(legend).to_contain_text(text)
+    expect(legend.locator("a.rule-link")).to_have_count(1)
     assert not errors, errors
     page.close()

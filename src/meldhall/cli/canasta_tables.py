@@ -29,6 +29,17 @@ from meldhall.cli.render import (
 #: Railroad canasta types (RR-6.9) in display order, with their colours.
 CANASTA_TYPE_STYLES = {"red": "bold red", "black": "bold", "wild": "bold magenta",
                        "sevens": "bold yellow"}
+#: What each Railroad canasta type is made of (RR-6.9; the bonus of RR-13.2).
+CANASTA_TYPE_TEXT = {
+    "red": "seven natural cards of one rank other than 7, no wild card (500)",
+    "black": "one rank other than 7 with one to three wild cards (300)",
+    "wild": "seven wild cards (1,000)",
+    "sevens": "seven natural sevens (1,500)",
+}
+#: The one-line legend under the Railroad table (and in its help).
+CANASTA_TYPES_LEGEND = ("Canasta types (RR-6.9): " + "; ".join(
+    f"{k}: {v}" for k, v in CANASTA_TYPE_TEXT.items())
+    + ". ✓ done, · not yet; going out needs one of each (RR-11.1).")
 #: Canasta types that make a Railroad player kitty-eligible (RR-10.2).
 KITTY_TYPES = frozenset({"red", "wild", "sevens"})
 
@@ -416,7 +427,8 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
     blocked = blocked_flag(up, "RR-8.2", red_three=True)
     if blocked:
         flags.append(blocked)
-    parts: list[RenderableType] = [players, pile_text(obs, j, flags), stock_text(j)]
+    parts: list[RenderableType] = [players, Text(CANASTA_TYPES_LEGEND, style="dim"),
+                                   pile_text(obs, j, flags), stock_text(j)]
     lock = sevens_lock_text(j, obs.options.sevens_lock)
     if lock is not None:
         parts.append(lock)

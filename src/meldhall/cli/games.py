@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from meldhall.cli.canasta_tables import classic_table, railroad_table
+from meldhall.cli.canasta_tables import CANASTA_TYPES_LEGEND, classic_table, railroad_table
 from meldhall.cli.render import card_text, seat_label
 from meldhall.cli.shanghai_table import buys_text, log_note, shanghai_table
 
@@ -226,7 +226,7 @@ RAILROAD = RailroadUI(
 | stock empty: leave the pile (ends the hand) | `pass` |
 """,
     cards=_CANASTA_CARDS + "A meld closes as a canasta at seven cards; you see your kitty once "
-    "you have a red, wild or sevens canasta (RR-10.2).\n",
+    "you have a red, wild or sevens canasta (RR-10.2).\n\n" + CANASTA_TYPES_LEGEND + "\n",
     example_rule="RR-10.2",
     hint="Type the number of an action or the action itself (e.g. 'draw', 'stage K K 2', "
          "'meld done', 'add 2 -> wild', 'discard 7', 'kitty'); 'help' for commands, 'quit' to "

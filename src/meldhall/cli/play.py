@@ -33,6 +33,7 @@ from meldhall.cli.common import (
 from meldhall.cli.games import UIS
 from meldhall.cli.render import (
     legal_view,
+    log_line,
     log_text,
     order_actions,
     outcome_view,
@@ -119,10 +120,7 @@ class Session:
             if e_seat < 0:
                 who = "Table"
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
-            if action:
-                line.append(action, style="bold")
-            if note:
-                line.append(("  " if action else "") + note, style="dim" if action else "")
+            line.append_text(log_line(action, note))
             self.console.print(line)
         if extra:
             self.console.print(extra)

@@ -9,6 +9,7 @@ passes the hands explicitly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,6 +98,65 @@ def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool =
     return text
 
 
+#: A card token in the engine's notation or a log note (``QH``, ``10D``, ``JK``, ``JK=7D``): it
+#: stands alone (not inside a word or a rule ID); a rank without a suit (``discard Q``) is none.
+_CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])"
+                         r"(?:JK(?:=(10|[2-9AKQJ])([SHDC]))?|(10|[2-9AKQJ])([SHDC]))"
+                         r"(?![A-Za-z0-9])")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def notation_text(text: str, style: str = "") -> Text:
+    """``text`` with its card tokens in suit symbols, red suits in red: ``discard QH`` ->
+    ``discard Q♥``, ``JK`` -> ``Jk``, ``JK=7D`` -> ``Jk=7♦``.  Only the display changes: the
+    engine's notation (records, the log itself) keeps the letters."""
+    out = Text(style=style)
+    at = 0
+    for m in _CARD_TOKEN.finditer(text):
+        out.append(text[at:m.start()])
+        if m.group(0).startswith("JK"):
+            if m.group(1):
+                out.append(f"Jk={m.group(1)}{SUIT_SYMBOLS[m.group(2)]}",
+                           style="red" if m.group(2) in "HD" else "")
+            else:
+                out.append("Jk", style="magenta")
+        else:
+            out.append(m.group(3) + SUIT_SYMBOLS[m.group(4)],
+                       style="red" if m.group(4) in "HD" else "")
+        at = m.end()
+    out.append(text[at:])
+    return out
+
+
+def pretty_notation(text: str) -> str:
+    """``text`` with its card tokens in suit symbols (:func:`notation_text`, plain)."""
+    return notation_text(text).plain
+
+
+def note_after(action: str, note: str) -> str:
+    """A log note as shown after its action: a note that begins with the action's own verb
+    (``take`` / ``takes the pile (3 cards)``) does not say it again (``the pile (3 cards)``)."""
+    verb = action.split(" ", 1)[0].lower() if action else ""
+    if verb and note.lower().startswith(verb + "s "):
+        return note[len(verb) + 2:]
+    return note
+
+
+def log_line(action: str, note: str, note_style: str = "dim") -> Text:
+    """A log entry's action (bold) and note, card tokens in suit symbols:
+    ``discard Q — Q♥``, ``take 5 5 — the pile (38 cards)``; a note alone is plain."""
+    text = Text()
+    if action:
+        text.append_text(notation_text(action, style="bold"))
+    if note:
+        if action:
+            text.append(" — ", style="dim")
+            text.append_text(notation_text(note_after(action, note), style=note_style))
+        else:
+            text.append_text(notation_text(note))
+    return text
+
+
 def seat_label(seat: int, names: Sequence[str] | None) -> str:
     """``seat 2 (heuristic)``; ``table`` for seat -1."""
     if seat < 0:
@@ -140,10 +200,7 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        if action:
-            text.append(action, style="bold")
-        if note:
-            text.append(("  " if action else "") + note, style="" if not action else "dim")
+        text.append_text(log_line(action, note))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text

@@ -32,12 +32,13 @@ def physical_cards(names: Sequence[str]) -> list[Card]:
 
 
 def shanghai_card(name: str) -> Text:
-    """A card in notation (``7H``, ``JK=7D``), red suits in red, jokers bold."""
+    """A card in notation (``7H``, ``JK=7D``) shown with its suit symbol (``7♥``, ``Jk=7♦``),
+    red suits in red, jokers bold."""
     card = name.split("=", 1)[-1]
     style = "red" if card[-1:] in ("H", "D") else ""
     if name.startswith("JK"):
         style = (style + " bold").strip() if "=" in name else "bold magenta"
-    return Text(name, style=style)
+    return Text(render.pretty_notation(name), style=style)
 
 
 def meld_cards_text(cards: str) -> Text:
@@ -69,7 +70,7 @@ def _meld_kind(m: dict[str, Any]) -> str:
     toks = [t.split("=", 1)[-1] for t in m["cards"].split()]
     if m["kind"] == "set":
         return f"set of {toks[0][:-1]}s"
-    return f"run {toks[0]}–{toks[-1]}"
+    return render.pretty_notation(f"run {toks[0]}–{toks[-1]}")
 
 
 _PHASES = {
@@ -190,7 +191,7 @@ def _status(j: dict[str, Any], names: Sequence[str] | None,
     t = render.to_act_text(j["turn"], names, _PHASES[phase])
     if phase == "meld" and j["taken_upcard"]:
         t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
-                 f"{j['taken_upcard'].split('/')[0]} this turn"
+                 f"{render.pretty_notation(j['taken_upcard'].split('/')[0])} this turn"
                  + ("" if discard_taken else " and may not discard that card (SH-6.5)"),
                  style="dim")
     return t

@@ -358,10 +358,13 @@ def _one_spec(tokens: list[str], *, rules: dict[str, str]) -> MeldSpec:
     return MeldSpec(naturals[0], len(naturals), twos, jokers)
 
 
-def _article(kind: int) -> str:
+def with_article(kind: int) -> str:
     """``"an A"``, ``"an 8"``, ``"a K"``."""
     name = format_kind(kind)
     return ("an " if name in ("A", "8") else "a ") + name
+
+
+_article = with_article
 
 
 _TOKEN_SPLIT = re.compile(r"\s+")

@@ -25,6 +25,7 @@ from meldhall.game import Action, SideResult
 from meldhall.games.canasta.actions import (
     CLASSIC_PARSE_RULES, NATURAL_RANKS, TWO, Add, Answer, Ask, Discard, Draw, GoOut, Meld,
     MeldSpec, Pass, Stage, Take, canonical_specs, format_kind, parse_canasta_action,
+    with_article,
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
@@ -234,7 +235,7 @@ class ClassicCanastaState(CanastaState):
             top = self._top_rank()
             if r != top:
                 raise IllegalActionError(
-                    "CC-8.5", f"the upcard is a {format_kind(top)}: its meld is of "
+                    "CC-8.5", f"the upcard is {with_article(top)}: its meld is of "
                     f"{format_kind(top)}s")
             for k, c in ((r, n), (TWO, spec.twos), (JOKER, spec.jokers)):
                 self._need(avail, k, c, "CC-8.5")
@@ -436,7 +437,7 @@ class ClassicCanastaState(CanastaState):
         r = self._top_rank()
         if a.rank != r:
             raise IllegalActionError(
-                "CC-8.5", f"the upcard is a {format_kind(r)}: the natural cards melded with it "
+                "CC-8.5", f"the upcard is {with_article(r)}: the natural cards melded with it "
                 "must be of its rank")
         seat = self.turn
         side = self.side_of[seat]

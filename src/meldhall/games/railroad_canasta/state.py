@@ -28,7 +28,7 @@ from meldhall.game import Action, SideResult
 from meldhall.games.canasta.actions import (
     NATURAL_RANKS, RAILROAD_PARSE_RULES, TWO, Add, Discard, Draw, GoOutNow, Kitty, Meld,
     MeldDone, MeldSpec, Pass, Stage, Take, Withdraw, canonical_specs, format_kind,
-    parse_canasta_action,
+    parse_canasta_action, with_article,
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
@@ -345,7 +345,7 @@ class RailroadCanastaState(CanastaState):
             name = format_kind(top)
             if r != top:
                 raise IllegalActionError(
-                    "RR-8.4", f"the upcard is a {name}: its meld is of {name}s")
+                    "RR-8.4", f"the upcard is {with_article(top)}: its meld is of {name}s")
             self._need_all(avail, [n if k == r else spec.twos if k == TWO else
                                    spec.jokers if k == JOKER else 0 for k in range(14)], "RR-8.4")
             if n == 0 and w == 0:
@@ -603,8 +603,8 @@ class RailroadCanastaState(CanastaState):
         name = format_kind(r)
         if a.rank != r:
             raise IllegalActionError(
-                "RR-8.4", f"the upcard is a {name}: the natural cards melded with it must be of "
-                "its rank")
+                "RR-8.4", f"the upcard is {with_article(r)}: the natural cards melded with it "
+                "must be of its rank")
         seat = self.turn
         counts = self._counts()
         melded = self.has_melded(seat)

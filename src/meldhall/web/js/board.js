@@ -2,7 +2,7 @@
 // Everything shown comes from the observation the server sent: nothing is guessed.
 
 import { h, GAME_TITLES, ruleLink } from "./api.js";
-import { cardSVG, cardLabel, parseCard } from "./cards.js";
+import { cardSVG, cardLabel, notationPieces, parseCard, prettyNotation } from "./cards.js";
 
 const isShanghai = (obs) => obs.game === "shanghai-rummy";
 
@@ -127,8 +127,8 @@ export function playersPanel(obs, seats, names, mySeat, toAct) {
       facts.append(h("span.kitty", obs.kitty_taken && obs.kitty_taken[seat] ? "kitty taken"
                                    : `kitty ${obs.kitty_sizes[seat]}`));
     }
-    if (obs.canasta_types && obs.canasta_types[seat] && obs.canasta_types[seat].length) {
-      facts.append(h("span", "canastas: " + obs.canasta_types[seat].join(", ")));
+    if (obs.canasta_types && obs.canasta_types[seat]) {
+      facts.append(canastaTypesRow(obs.canasta_types[seat]));
     }
     if (obs.buys) {
       facts.append(h("span", `buys ${obs.buys[seat]}${obs.buy_limit !== null && obs.buy_limit !== undefined ? "/" + obs.buy_limit : ""}`));
@@ -143,7 +143,47 @@ export function playersPanel(obs, seats, names, mySeat, toAct) {
     }
     box.append(card);
   });
+  if (obs.canasta_types) box.append(canastaLegend());
   return box;
+}
+
+/** The four Railroad canasta types (RR-6.9), what each is made of and its bonus (RR-13.2). */
+export const CANASTA_TYPES = [
+  ["red", "red: seven natural cards of one rank other than 7, no wild card (500, RR-6.9)"],
+  ["black", "black: seven cards of one rank other than 7 with one to three wild cards (300, RR-6.9)"],
+  ["wild", "wild: seven wild cards, jokers and twos (1,000, RR-6.4, RR-6.9)"],
+  ["sevens", "sevens: seven natural sevens (1,500, RR-6.3, RR-6.9)"],
+];
+const TYPE_TEXT = Object.fromEntries(CANASTA_TYPES);
+
+/** A seat's Railroad canasta types: each of the four, completed (✓, ×n for several) or not
+ *  yet (·), its meaning in its title. */
+function canastaTypesRow(done) {
+  const count = (k) => done.filter((t) => t === k).length;
+  const row = h("span.canasta-types", { "aria-label": "canasta types (RR-6.9): "
+    + CANASTA_TYPES.map(([k]) => `${k} ${count(k) ? "completed" : "not yet"}`).join(", ") });
+  row.append("canastas: ");
+  CANASTA_TYPES.forEach(([k, text], i) => {
+    const n = count(k);
+    if (i) row.append(" ");
+    row.append(h("span.ctype" + (n ? `.done.canasta-${k}` : ".missing"),
+      { title: text + (n ? " — completed" : " — not yet") },
+      (n ? "✓" : "·") + k + (n > 1 ? `×${n}` : "")));
+  });
+  return row;
+}
+
+/** The legend of the Railroad canasta types (RR-6.9; going out needs one of each, RR-11.1). */
+export function canastaLegend() {
+  const list = h("dl.canasta-legend-list");
+  for (const [k, text] of CANASTA_TYPES) {
+    list.append(h("dt", k), h("dd", text.slice(k.length + 2)));
+  }
+  return h("details.canasta-legend", { id: "canasta-legend" },
+    h("summary", "Canasta types: red, black, wild, sevens — what they mean"),
+    list,
+    h("p.dim", "✓ completed, · not yet. To go out a player needs one canasta of each type (",
+      ruleLink("RR-11.1"), ")."));
 }
 
 /** Stock, pile (frozen / blocked), upcard. */
@@ -202,7 +242,7 @@ export function meldsPanel(obs, names, mySeat) {
     for (const [owner, melds] of bySeat) {
       const side = h("div.side", h("h3", seatName(names, owner, mySeat)));
       for (const m of melds) {
-        side.append(h("div.meld", { title: m.cards },
+        side.append(h("div.meld", { title: prettyNotation(m.cards) },
           h("div.meld-label", `#${m.number} ${m.kind}`), cardRow(m.physical, { small: true, fan: true })));
       }
       box.append(side);
@@ -218,13 +258,31 @@ export function meldsPanel(obs, names, mySeat) {
     for (const m of melds) {
       const cls = m.canasta ? `.canasta.${m.canasta}` : "";
       const label = h("div.meld-label", { title: `${m.size} cards: ${m.spec}` }, meldLabel(m));
-      if (m.canasta) label.append(" ", h("span.badge.canasta-" + m.canasta, `${m.canasta} canasta`));
+      if (m.canasta) {
+        label.append(" ", h("span.badge.canasta-" + m.canasta,
+          TYPE_TEXT[m.canasta] ? { title: TYPE_TEXT[m.canasta] } : {}, `${m.canasta} canasta`));
+      }
       if (m.closed) label.append(" ", h("span.badge", "closed"));
       sec.append(h("div.meld" + cls, { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true })));
     }
     box.append(sec);
   });
   return box;
+}
+
+/** Text with its card tokens in suit symbols, red suits marked (span.suit-red):
+ *  "discard QH" -> "discard Q♥" (the engine's notation stays in the record). */
+export function notationNodes(text) {
+  return notationPieces(text).map(([t, red]) => (red ? h("span.suit-red", t) : t));
+}
+
+/** A log entry's note after its action: a note that begins with the action's own verb
+ *  ("take" / "takes the pile (3 cards)") does not say it again ("take … — the pile (3 cards)"). */
+export function logNote(action, note) {
+  const verb = String(action || "").trim().split(/\s+/)[0].toLowerCase();
+  const n = String(note || "");
+  if (verb && n.toLowerCase().startsWith(verb + "s ")) return n.slice(verb.length + 2);
+  return n;
 }
 
 /** The public log, newest last. */
@@ -238,8 +296,8 @@ export function logPanel(log, names, mySeat, last = 60, total = null) {
   entries.forEach((e, i) => {
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
-    if (e.action) text.append(h("code", e.action));
-    if (e.note) text.append(" ", h("span.note", e.note));
+    if (e.action) text.append(h("code", notationNodes(e.action)));
+    if (e.note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(logNote(e.action, e.note))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });
   return list;
@@ -377,7 +435,7 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
     for (const c of melds[i] || []) cards.append(h("span.card-wrap", { title: cardLabel(c) }, cardSVG(c, { small: true })));
     const label = h("div.meld-label", stagedLabel(obs, text, upKind),
       isUp ? h("span.badge.upcard-badge", "with the upcard") : null);
-    row.append(label, cards, h("code.staged-text", text + (isUp ? " + upcard" : "")));
+    row.append(label, cards, h("code.staged-text", notationNodes(text + (isUp ? " + upcard" : ""))));
     const btn = undo(i);
     if (btn) row.append(btn);
     list.append(row);

@@ -40,6 +40,35 @@ export function cardLabel(text) {
   return c.joker ? "Joker" : c.rank + SUIT_SYMBOL[c.suit];
 }
 
+// Card tokens inside the engine's notation and log notes ("discard Q" / "QH", "upcard 5H",
+// "3S 3S 3C", "JK=7D"): rank and suit, or a joker with its declared card.  A token stands alone
+// (not inside a word or a rule ID); a rank without a suit ("discard Q") is not a card token.
+const CARD_TOKEN = /(?<![A-Za-z0-9])(?:JK(?:=(10|[2-9AKQJ])([SHDC]))?|(10|[2-9AKQJ])([SHDC]))(?![A-Za-z0-9])/g;
+
+/** The text's card tokens for people, as [text, red] pieces: "discard QH" -> ["discard ",
+ *  false], ["Q♥", true]; "JK" -> "Jk"; "JK=7D" -> "Jk=7♦".  Other words are kept as they are. */
+export function notationPieces(text) {
+  const s = String(text ?? "");
+  const out = [];
+  let at = 0;
+  for (const m of s.matchAll(CARD_TOKEN)) {
+    if (m.index > at) out.push([s.slice(at, m.index), false]);
+    if (m[0].startsWith("JK")) {
+      out.push([m[1] ? `Jk=${m[1]}${SUIT_SYMBOL[m[2]]}` : "Jk", !!m[2] && (m[2] === "H" || m[2] === "D")]);
+    } else {
+      out.push([m[3] + SUIT_SYMBOL[m[4]], m[4] === "H" || m[4] === "D"]);
+    }
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) out.push([s.slice(at), false]);
+  return out;
+}
+
+/** "discard Q♥" for "discard QH" (see notationPieces). */
+export function prettyNotation(text) {
+  return notationPieces(text).map((p) => p[0]).join("");
+}
+
 export function isRed(c) {
   return c && (c.suit === "H" || c.suit === "D");
 }
