@@ -93,8 +93,11 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     page.click("#options-box summary")
     tie = page.locator("#opt-tie_rule")
     assert tie.evaluate("e => e.tagName") == "SELECT"
-    assert sorted(tie.locator("option").all_inner_texts()) == ["play on", "shared"]
-    page.select_option("#opt-tie_rule", label="shared")
+    # its values are the option's (as JSON), shown in words (the lobby explains each rule)
+    values = tie.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert sorted(values) == ['"play_on"', '"shared"']
+    assert all(t.strip() for t in tie.locator("option").all_inner_texts())
+    page.select_option("#opt-tie_rule", value='"shared"')
     page.click("#create-btn")
     expect(page.locator("#created")).to_contain_text("Table created")
     expect(page.locator("#mine li")).to_have_count(1)
