@@ -85,7 +85,11 @@ class CanastaOptions(Options, Protocol):
 
     @property
     def target_score(self) -> int | None:
-        """Points that end the game (``None``: the game's default, see ``_target``)."""
+        """Points that end the game as set (``None``: the game's default for the count)."""
+
+    @property
+    def target(self) -> int:
+        """Points that end the game, the default resolved (CC-13.1, RR-14.1)."""
 
     def with_values(self, **changes: Any) -> Self:
         """A copy with some options changed (validated)."""
@@ -1550,7 +1554,7 @@ class CanastaState(State):
     def _game_result(self, scores: tuple[int, ...]) -> tuple[bool, tuple[int, ...]]:
         """After a hand is scored: the game ends when a score reaches the target; the highest
         score wins; a tie for the highest plays on, or shares the win, by ``tie_rule``."""
-        target = self._target()
+        target = self.options.target
         if max(scores) < target:
             return False, ()
         best = max(scores)
@@ -1558,14 +1562,6 @@ class CanastaState(State):
         if len(top) == 1 or self.options.tie_rule == "shared":
             return True, top
         return False, ()
-
-    def _target(self) -> int:
-        """Points that end the game: option ``target_score`` (a game whose option may be
-        ``None``, for a default that depends on the player count, overrides this)."""
-        target = self.options.target_score
-        if target is None:  # pragma: no cover - such a game overrides _target
-            raise NotImplementedError(f"{type(self).__name__} has no target score")
-        return target
 
     # ------------------------------------------------------------------ misc
     def __repr__(self) -> str:

@@ -1181,9 +1181,6 @@ class ClassicCanastaState(CanastaState):
         """Score the hand (CC-12); the game ends by CC-13."""
         return self._scorer(how, went_out)
 
-    def _target(self) -> int:
-        return self.options.target
-
     # ------------------------------------------------------------------ text, observation
     def parse_action(self, text: str) -> Action:
         """Read an action in notation (``docs/notation.md``) for this state.

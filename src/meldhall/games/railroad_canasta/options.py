@@ -111,6 +111,12 @@ class RailroadCanastaOptions(GameOptions):
     tie_rule: str = "play_on"
     copy_choice: str = "uniform"
 
+    @property
+    def target(self) -> int:
+        """Points that end the game (RR-14.1): ``target_score``, which has no count-dependent
+        default in Railroad Canasta."""
+        return self.target_score
+
     def __post_init__(self) -> None:
         if not isinstance(self.max_players, int) or self.max_players < 2:
             raise OptionsError(f"max_players must be a whole number ≥ 2, not {self.max_players!r}")
