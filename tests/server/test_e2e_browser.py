@@ -40,6 +40,22 @@ def open_seat_against_bots(browser, server, seed: int):
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     return t, page, errors
 
+
+def open_humans_table(browser, server, game: str, seed: int, seat: int):
+    """A table of three human seats (Ann, Bob, Cleo) opened at ``seat``'s link: the table,
+    the page and the list its page errors go to."""
+    from playwright.sync_api import expect
+
+    t = server.create(game, seats=[{"kind": "human", "name": n}
+                                   for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][seat]["url"])
+    expect(page.locator("#conn")).to_contain_text(f"connected as seat {seat}")
+    return t, page, errors
+
 def seed_with_a_first_meld() -> tuple[int, str]:
     """A seed where seat 0 moves first and, after drawing, can stage one meld that makes the
     minimum on its own (the side's first melding is staged, then "meld done", CC-6.9)."""
@@ -772,15 +788,8 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     seed, me = 1, 1            # three players: seat 1 moves first, then may stage
     st = new_game("shanghai-rummy", players=3, seed=seed)
     assert st.to_act == (me,)
-    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
-                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, me)
     toks = [s["token"] for s in t["seats"]]
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20000)
-    page.goto(server.base + t["seats"][me]["url"])
-    expect(page.locator("#conn")).to_contain_text(f"connected as seat {me}")
     page.click('button[data-action="draw"]')
     deadline = time.monotonic() + 30
     while True:            # the others pass on the upcard (the buy window)
@@ -850,14 +859,7 @@ def test_a_second_invite_link_in_the_same_tab_switches_the_seat(server, browser)
     st = new_game("shanghai-rummy", players=3, seed=seed)
     assert st.to_act == (1,)
     up = label(st.observation(1).to_json()["upcard"])
-    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
-                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20000)
-    page.goto(server.base + t["seats"][1]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 1")
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, 1)
     turn = page.locator("#header .turn")
     expect(turn).to_have_text(f"Your move: Take {up}, or draw from the stock")
     expect(page.locator('#actions .action-buttons button[data-action="take"]')).to_have_count(1)
@@ -943,15 +945,8 @@ def test_shanghai_buy_prompt_names_the_penalty_card(server, browser, artifacts):
     penalty = [c.split("/")[0] for c in new]
     penalty.remove(up)
 
-    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
-                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, 2)
     toks = [s["token"] for s in t["seats"]]
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20000)
-    page.goto(server.base + t["seats"][2]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 2")
     r = server.act(t["table"], toks[1], "draw",
                    server.view(t["table"], toks[1])["common"]["version"])
     assert r.status_code == 200, r.text
@@ -984,15 +979,8 @@ def test_log_names_cards_with_suit_symbols(server, browser, artifacts):
     from playwright.sync_api import expect
 
     seed = 1
-    t = server.create("shanghai-rummy", seats=[{"kind": "human", "name": n}
-                                               for n in ("Ann", "Bob", "Cleo")], seed=seed)
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, 0)
     toks = [s["token"] for s in t["seats"]]
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20000)
-    page.goto(server.base + t["seats"][0]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     # the same moves on the engine and the server: decline the upcard and the buys, discard
     st = new_game("shanghai-rummy", players=3, seed=seed)
     discard = None
@@ -1026,14 +1014,7 @@ def test_railroad_canasta_types_are_explained(server, browser):
     explained: each in its title, and a legend of what each is made of (RR-6.9, RR-11.1)."""
     from playwright.sync_api import expect
 
-    t = server.create("railroad-canasta", seats=[{"kind": "human", "name": n}
-                                                 for n in ("Ann", "Bob", "Cleo")], seed=3)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20000)
-    page.goto(server.base + t["seats"][0]["url"])
-    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    t, page, errors = open_humans_table(browser, server, "railroad-canasta", 3, 0)
     types = page.locator(".player .canasta-types")
     expect(types).to_have_count(3)
     first = types.first
