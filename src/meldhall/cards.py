@@ -8,7 +8,7 @@ Notation (docs/notation.md): rank then suit, ``AS KH QD JC 10S 9H … 2C``; the 
 Parsing also accepts ``T`` for ten, lower case, and the suit symbols ♠ ♥ ♦ ♣.  A physical
 copy is written with its deck index after a slash: ``7H/1``, ``JK/3``.  Deck indices appear
 only where hidden information is held anyway (positions, records); what a seat is shown names
-cards by rank and suit (:func:`public_names`).
+cards by rank and suit (``str(card)``), in an order that does not depend on the copies.
 
 Which identical copy moves when an action names cards by kind is chosen by
 :func:`choose_copies`: uniformly at random among the copies the player may use, from a stream
@@ -38,7 +38,6 @@ __all__ = [
     "Pack",
     "choose_copies",
     "copy_key",
-    "public_names",
     "parse_card",
     "parse_rank",
     "parse_cards",
@@ -264,23 +263,6 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
             chosen |= 1 << ids[i]
         count = 0
     return chosen
-
-
-def public_names(cards: Iterable[Card]) -> list[str]:
-    """Cards as a seat is shown them: rank and suit only (``7H``, ``JK``), never the deck index,
-    in a canonical order (rank, then suit) that does not depend on which copies they are.
-
-    Args:
-        cards: iterable of :class:`Card`.
-
-    Returns:
-        list of str in notation.
-    """
-    return [str(c) for c in sorted(cards, key=_public_key)]
-
-
-def _public_key(c: Card) -> tuple[int, int]:
-    return (c.rank, -1 if c.suit is None else c.suit)
 
 
 class Pack:

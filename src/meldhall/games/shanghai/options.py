@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from meldhall.errors import OptionsError
-from meldhall.options import COPY_CHOICES, attribute_descriptions
+from meldhall.options import COPY_CHOICES, attribute_descriptions, check_choices
 
 __all__ = ["CHOICES", "CHOICE_LABELS", "DESCRIPTIONS",
            "DEFAULT_BUY_LIMITS", "PRESETS", "UNLIMITED", "ShanghaiOptions"]
@@ -115,16 +115,9 @@ class ShanghaiOptions:
             raise OptionsError(f"player_count must be 3 to 8 (SH-1.1), not {n!r}")
         if self.deals not in (7, 10) or isinstance(self.deals, bool):
             raise OptionsError(f"deals must be 10 or 7 (SH-5.1), not {self.deals!r}")
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise OptionsError(
-                    f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+        check_choices(self, {**CHOICES, "copy_choice": COPY_CHOICES})
         if self.blind_bonus == 0 and not isinstance(self.blind_bonus, bool):
             object.__setattr__(self, "blind_bonus", False)  # the table's alternative "0"
-        if self.copy_choice not in COPY_CHOICES:
-            raise OptionsError(f"copy_choice must be one of {', '.join(map(repr, COPY_CHOICES))}, "
-                               f"not {self.copy_choice!r}")
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise OptionsError(f"{name} must be true or false, not {getattr(self, name)!r}")
