@@ -81,6 +81,9 @@ def rank_of(physical: str) -> str:
 @pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
+    # Bots answer between the checks; on a loaded CI machine a turn of three bots can take
+    # longer than expect's 5 s default, so every check waits up to 30 s.
+    sync_api.expect.set_options(timeout=30_000)
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield b
