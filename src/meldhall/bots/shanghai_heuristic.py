@@ -207,6 +207,24 @@ class ShanghaiHeuristicBot:
             return self._meld(v, legal_actions)
         return legal_actions[0]
 
+    def plan(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """Choose among ``legal_actions`` with the contract written as one action
+        (:func:`~meldhall.bots.staging.planning_actions`: compound ``Contract`` shorthands
+        in place of the staging steps, SH-8.1).
+
+        Returns the contract this bot would stage step by step (the same choice as
+        :meth:`choose`, made whole), or :meth:`choose`'s action where it would not make the
+        contract now.  Search bots use it as their baseline: without it a planning list holds
+        no ``stage`` action, so the baseline would never make the contract.
+        """
+        if observation.phase == "meld":
+            contracts = [a for a in legal_actions if type(a) is Contract]
+            if contracts:
+                v = _View(observation)
+                if not v.made:
+                    return self._best_contract(v, contracts)
+        return self.choose(observation, legal_actions, rng)
+
     # ------------------------------------------------------------------ upcard and buying
     def _gain(self, v: _View, kind: int) -> int:
         """How much a card lowers the hand's deficiency."""
