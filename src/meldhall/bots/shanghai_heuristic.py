@@ -51,7 +51,6 @@ from meldhall.games.shanghai.rules import (
     card_points,
     joker_limit,
     kind_at,
-    kind_name,
     rank_of_kind,
     suit_of_kind,
 )
@@ -156,26 +155,26 @@ class _View(ObservationView):
 
     # -- what the others are doing --------------------------------------------------------
     def interest(self) -> dict[int, dict[str, set[int]]]:
-        """Per other seat: kinds it took or bought, and kinds it declined, this deal."""
-        out: dict[int, dict[str, set[int]]] = {
-            s: {"took": set(), "declined": set()} for s in range(self.n) if s != self.seat}
-        for seat, action, note in self.obs.log:
-            if seat not in out:
-                continue
-            words = action.split() if action.startswith("discard") else note.split()
-            if len(words) < 2 or words[0] not in ("takes", "buys", "declines", "discard"):
-                continue
-            kind = _KIND_BY_NAME.get(words[1].partition("/")[0])
-            if kind is None:
-                continue
-            out[seat]["took" if words[0] in ("takes", "buys") else "declined"].add(kind)
-        for s, mask in enumerate(self.p["known"]):
-            if s in out:
-                out[s]["took"] |= {k for k in _kinds(mask, self.n52)}
-        return out
+        """Per other seat: kinds it took or bought (or is known to hold), and kinds it
+        discarded or declined as the upcard, this deal (the state's ``took_kinds`` and
+        ``declined_kinds``, kept per action: no log is read)."""
+        p = self.p
+        known, took, declined = p["known"], p["took_kinds"], p["declined_kinds"]
+        return {s: {"took": set(_kind_bits(took[s])) | set(_kinds(known[s], self.n52)),
+                    "declined": set(_kind_bits(declined[s]))}
+                for s in range(self.n) if s != self.seat}
 
 
-_KIND_BY_NAME = {kind_name(k): k for k in range(53)}
+def _kind_bits(mask: int) -> list[int]:
+    """The kinds set in a bitmask over kinds (bit ``kind``)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 
 
 def _kinds(mask: int, n52: int) -> list[int]:
