@@ -27,6 +27,7 @@ It sees only its observation (docs/rules/shanghai-rummy.md).  In outline:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -46,6 +47,7 @@ from meldhall.games.shanghai.actions import (
     Swap,
     stage_action,
 )
+from meldhall.games.shanghai.rules import Contract as ContractRule
 from meldhall.games.shanghai.rules import (
     JOKER_KIND,
     card_points,
@@ -147,7 +149,7 @@ class _View(ObservationView):
         key = tuple(counts)
         d = self._def_cache.get(key)
         if d is None:
-            d = self._def_cache[key] = deficiency(counts, self.contract, self.rules)
+            d = self._def_cache[key] = _deficiency(key, self.contract, self.rules)
         return d
 
     def table_fit(self) -> _Fit:
@@ -163,6 +165,20 @@ class _View(ObservationView):
         return {s: {"took": set(_kind_bits(took[s])) | set(_kinds(known[s], self.n52)),
                     "declined": set(_kind_bits(declined[s]))}
                 for s in range(self.n) if s != self.seat}
+
+
+# The solver's answers depend only on the kind counts, the contract and the rules, and a
+# search asks the same ones over and over (each staging step of a turn, each playout from
+# the same hand): remembered across calls.
+@functools.lru_cache(maxsize=1 << 15)
+def _deficiency(counts: tuple[int, ...], contract: ContractRule, rules: SolverRules) -> int:
+    return deficiency(counts, contract, rules)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _contract_options(counts: tuple[int, ...], contract: ContractRule,
+                      rules: SolverRules) -> tuple[Contract, ...]:
+    return tuple(contract_options(counts, contract, rules))
 
 
 def _kind_bits(mask: int) -> list[int]:
@@ -288,7 +304,7 @@ class ShanghaiHeuristicBot:
         the best way to make it from the whole hand, staged meld by meld, then committed."""
         staged = list(v.obs.staged)
         stageable = staged or any(type(a) is Stage for a in legal)
-        contracts = contract_options(v.counts, v.contract, v.rules) if stageable else []
+        contracts = _contract_options(tuple(v.counts), v.contract, v.rules) if stageable else ()
         if not contracts:
             return WITHDRAW_ALL if staged else None
         plan = self._best_contract(v, contracts)
@@ -302,7 +318,7 @@ class ShanghaiHeuristicBot:
         a = stage_action(todo[0])
         return a if a in legal else (WITHDRAW_ALL if staged else None)
 
-    def _best_contract(self, v: _View, contracts: list[Contract]) -> Contract:
+    def _best_contract(self, v: _View, contracts: Sequence[Contract]) -> Contract:
         best = contracts[0]  # the first key is always taken, then perhaps beaten
         best_key = None
         table = list(v.melds)
