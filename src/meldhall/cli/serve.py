@@ -50,11 +50,15 @@ def serve(
     from meldhall.server.app import create_app
     from meldhall.server.config import Settings
 
-    settings = Settings.from_env(database_url=database, bot_pause=bot_pause,
-                                 allow_seeds=allow_seeds or None,
-                                 disconnect_timeout=disconnect_timeout, min_clock=min_clock,
-                                 bot_time_budget=bot_time_budget,
-                                 bots_from=tuple(bots_from) if bots_from else None)
+    try:
+        settings = Settings.from_env(database_url=database, bot_pause=bot_pause,
+                                     allow_seeds=allow_seeds or None,
+                                     disconnect_timeout=disconnect_timeout,
+                                     min_clock=min_clock, bot_time_budget=bot_time_budget,
+                                     bots_from=tuple(bots_from) if bots_from else None)
+    except ValueError as exc:            # a timing option that is not a positive number
+        typer.echo(f"meldhall serve: {exc}", err=True)
+        raise typer.Exit(2) from None
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     db_url = settings.resolved_database_url()
     from meldhall.errors import OptionsError
