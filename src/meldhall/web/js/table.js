@@ -8,6 +8,7 @@ import {
   breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
   scorePanel, scoreSheet, seatName, stagedPanel,
 } from "./board.js";
+import { renderWatch } from "./takeover.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -253,6 +254,7 @@ function render() {
   renderActions();
   renderAdmin();
   renderFinished();
+  renderWatch(msg, { tableId, token, role, mySeat, onError: showRefusal });   // turn clock, stand-in bot
 }
 
 // ------------------------------------------------------------------ the cards drawn
