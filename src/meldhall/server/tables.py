@@ -796,7 +796,7 @@ class TableManager:
             t.hints.pop(seat, None)
             if kind == "human":
                 self._restart_clock(t, seat)
-        t.notify()
+        t.notify(everyone=True)  # who plays a seat is public, even mid-staging
         self.kick(t)
 
     # ------------------------------------------------------------------ turn clock
@@ -805,7 +805,7 @@ class TableManager:
         t.connections.add(conn)
         if conn.seat is not None:
             t.away_since.pop(conn.seat, None)
-        t.notify()
+        t.notify(everyone=True)  # who is connected is public
         self._arm(t)
 
     def detach(self, t: LiveTable, conn: Connection) -> None:
@@ -815,7 +815,7 @@ class TableManager:
         if conn.seat is not None and not any(c.seat == conn.seat and not c.closed
                                              for c in t.connections):
             t.away_since.setdefault(conn.seat, time.time())
-        t.notify()
+        t.notify(everyone=True)
         self._arm(t)
 
     @staticmethod
