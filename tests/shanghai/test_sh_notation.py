@@ -104,3 +104,14 @@ def test_every_legal_action_round_trips_in_a_game():
         st = st.apply(rng.choice(contracts) if contracts else rng.choice(legal))
         if st.is_terminal:
             break
+
+
+def test_the_rules_joker_notation_is_read():
+    """The rules write a declared joker Jk(7♦) (SH-7.4 examples); it reads as JK=7D."""
+    import meldhall
+
+    st = meldhall.new_game("shanghai-rummy", players=3, seed=1)
+    assert st.parse_action("stage 7S 7H Jk(7D)") == st.parse_action("stage 7S 7H JK=7D")
+    assert str(st.parse_action("stage 5♦ Jk(6♦) 7♦ 8♦")) == "stage 5D JK=6D 7D 8D"
+    with pytest.raises(NotationError, match="only a joker"):
+        st.parse_action("stage 7S 7H 7C(7D)")

@@ -365,8 +365,12 @@ def swap_action(kind: int, meld: int) -> Swap:
 
 
 def _card_token(tok: str, *, what: str) -> tuple[int, int | None]:
-    """``(kind, declared kind or None)`` of a meld token (``7H``, ``JK=7D``, ``JK``)."""
+    """``(kind, declared kind or None)`` of a meld token (``7H``, ``JK=7D``, ``JK``; the
+    rules' own way of writing a declared joker, ``Jk(7♦)``, is read as ``JK=7D``)."""
     t = tok.strip()
+    if t.endswith(")") and "(" in t:
+        head, _, inner = t[:-1].partition("(")
+        t = f"{head}={inner}"
     body, eq, decl_txt = t.partition("=")
     kind, deck = parse_kind(body)
     if deck is not None:
