@@ -200,3 +200,11 @@ def test_edge32_hidden_canasta_inside_the_initial_melding():
     r = result(s, 0)
     by = lines_by_rule(r)
     assert by["CC-12.2"] == [300] and by["CC-12.3"] == [100]
+
+
+def test_a_meld_needing_cards_not_held_says_so():
+    """CC-6.5: a meld of cards the hand does not hold is refused, and the sentence says what
+    the hand holds and what the meld needs (it read "you hold no 2s, not 1")."""
+    s = _meld_phase("9 9 5")
+    err = assert_illegal(s, "meld 9 9 2", "CC-6.5")
+    assert err.reason == "you hold no 2s; this needs 1"

@@ -601,7 +601,7 @@ class CanastaState(State):
             held = counts[kind]
             raise IllegalActionError(
                 self.RULES.get(key, key), f"you hold {held if held else 'no'} {kind_name(kind)}"
-                + ("s" if held != 1 else "") + f", not {count}")
+                + ("s" if held != 1 else "") + f"; this needs {count}")
 
     def _check_minimum(self, seat: int, used: Sequence[int], key: str,
                        upcard_rank: int | None = None) -> None:
