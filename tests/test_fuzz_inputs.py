@@ -125,7 +125,7 @@ def _text_with(doc: dict[str, Any], field: str, raw: str) -> str:
     return json.dumps(d).replace('"@@RAW@@"', raw)
 
 
-RAW_NUMBERS = ["Infinity", "-Infinity", "NaN", "1e400", "-1e400", BIG, "-" + BIG]
+RAW_NUMBERS = ["Infinity", "-Infinity", "NaN", "1e400", "-1e400", BIG, "-" + BIG, "1.5", "-0.5"]
 
 
 @pytest.mark.parametrize("raw", RAW_NUMBERS, ids=lambda r: r[:10])

@@ -66,8 +66,30 @@ def document_options(data: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def _whole_numbers(value: Any, path: str) -> None:
+    """Refuse a fractional number anywhere in a document: every number of a record or a
+    position is whole (seats, scores, counts, seeds), and reading ``1.5`` as ``1`` would make
+    a document mean something it does not say."""
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise RecordError(f"{path or 'the document'}: {value!r} is not a whole number")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _whole_numbers(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _whole_numbers(v, f"{path}[{i}]")
+
+
 def _read_json(source: Source) -> dict[str, Any]:
-    """A document from a dict, JSON text or a path; numbers and nesting checked (safe_json)."""
+    """A document from a dict, JSON text or a path; numbers and nesting checked (safe_json),
+    and every number whole."""
+    data = _read_json_checked(source)
+    _whole_numbers(data, "")
+    return data
+
+
+def _read_json_checked(source: Source) -> dict[str, Any]:
     if isinstance(source, dict):
         checked: dict[str, Any] = check_json(source)
         return checked
