@@ -5,9 +5,12 @@
 import { api, apiText, absolute, fragment, h, rememberTable, ruleLink, tableEntry, withRuleLinks } from "./api.js";
 import { actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
 import {
-  breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
-  scorePanel, scoreSheet, seatName, stagedPanel,
+  breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, scorePanel, scoreSheet, seatName,
+  stagedPanel,
 } from "./board.js";
+import { renderFelt } from "./felt.js";
+import { animateMoves, initAnimationToggle } from "./motion.js";
+import { recordGame } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,6 +97,7 @@ function onMessage(m) {
       rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
       break;
     case "state": {
+      const before = msg;
       noteDrawn(msg, m);
       msg = m;
       if (pending !== null && tableVersion(m) !== pendingVersion) {
@@ -105,6 +109,8 @@ function onMessage(m) {
       const info = focusInfo();
       render();
       restoreFocus(info, afterMove && pending === null);
+      if (before && before.view && m.view) animateMoves(before.view.observation, m.view.observation, mySeat);
+      if (role === "seat" && m.common.finished) recordGame(tableId, m);
       if (pending === null) afterMove = false;
       if (pending === null && queued.length) sendAction(queued.shift(), true);
       break;
@@ -234,9 +240,7 @@ function render() {
   const toAct = common.to_act;
   $("header").replaceChildren(headerInfo(obs, common, nm, mySeat));
   document.title = (toAct.includes(mySeat) && !common.finished ? "\u25cf Your move \u2014 " : "") + "meldhall";
-  $("players").replaceChildren(playersPanel(obs, msg.seats, nm, mySeat, toAct));
-  $("center").replaceChildren(centerPanel(obs));
-  $("melds").replaceChildren(meldsPanel(obs, nm, mySeat));
+  renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct);
   $("scores-box").replaceChildren(scorePanel(obs, nm));
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
@@ -405,6 +409,7 @@ function renderHand() {
   selection = selection.filter((c) => hand.includes(c));
   const box = $("hand");
   box.replaceChildren();
+  box.style.setProperty("--n", String(Math.max(hand.length, 1)));   // the fan's overlap (CSS)
   const stagedCards = (obs.hand || []).length - hand.length;
   $("hand-count").textContent = role !== "seat" ? ""
     : stagedCards ? `(${hand.length}, and ${stagedCards} in staged melds)` : `(${hand.length})`;
@@ -781,5 +786,6 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
+initAnimationToggle($("anim-toggle"));
 connect();
 void absolute;
