@@ -287,11 +287,11 @@ export function meldView(obs, m) {
     return h("div.meld", { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true }));
   }
   const what = canastaName(m);
-  label.append(" ", h("span.badge.canasta-" + m.canasta,
-    TYPE_TEXT[m.canasta] ? { title: TYPE_TEXT[m.canasta] } : {}, what));
+  const kind = h("span.canasta-kind.badge.canasta-" + m.canasta,
+    { title: TYPE_TEXT[m.canasta] || what }, m.canasta);
   const pile = h("div.canasta-stack", { role: "img", "aria-label": `${what} of ${m.size} cards: ${prettyNotation(m.cards.join(" "))}` },
     h("span.card-wrap", cardSVG(canastaTopCard(m), { small: true })),
-    h("span.canasta-size", { "aria-hidden": "true" }, `\u00d7${m.size}`));
+    h("span.canasta-size", { "aria-hidden": "true" }, `\u00d7${m.size}`), kind);
   return h("div.meld.canasta." + m.canasta, { title: `${what}: ${prettyNotation(m.cards.join(" "))}` }, label, pile);
 }
 

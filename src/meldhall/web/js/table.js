@@ -382,14 +382,17 @@ function renderHandOver() {
     restoreFocus({ card: null, action: null, inActions: true }, true);
   });
   const parts = [h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)), close)];
-  if (obs) {
-    parts.push(h("h3", "Final melds"), meldsPanel(obs, nm, mySeat));
-  } else {
-    parts.push(h("p.dim", "The next hand was dealt before this page saw the table; the lines below list the melds scored."));
-  }
   const bd = breakdown(oc, live, nm, mySeat);
   bd.querySelector("h4").remove();     // the panel's title says it
   parts.push(h("h3", "Score"), bd);
+  if (obs) {
+    // the score first; the final melds (still on the table until the next deal) folded away
+    // on a narrow screen, where they would push the rest of the page far down
+    parts.push(h("details.final-melds", { open: window.innerWidth > 900 },
+      h("summary", "Final melds"), meldsPanel(obs, nm, mySeat)));
+  } else {
+    parts.push(h("p.dim", "The next hand was dealt before this page saw the table; the lines above list the melds scored."));
+  }
   box.replaceChildren(...parts);
   box.hidden = false;
 }
