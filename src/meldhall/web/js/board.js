@@ -135,11 +135,12 @@ export function seatPlate(obs, seat, info, names, mySeat, toAct) {
   const card = h("div.player" + (acting ? ".to-act" : "") + (seat === mySeat ? ".me" : "")
     + (colour !== null ? `.side-colour-${colour}` : ""), { "data-seat": seat });
   const title = h("div.player-name", h("span.seat-name", seatName(names, seat, mySeat)));
-  if (info) {
+  if (info && (info.kind === "bot" || seat !== mySeat)) {
+    // who plays the seat (the viewer's own seat is online: it says nothing)
     title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
       info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
-    if (info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
   }
+  if (info && info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
   if (obs.dealer === seat) title.append(" ", h("span.badge.dealer", { title: "the dealer of this hand" }, "dealer"));
   if (acting) title.append(" ", h("span.badge.to-play", "to play"));
   card.append(title);
@@ -304,8 +305,16 @@ export function meldZones(obs, names, mySeat) {
   if (isShanghai(obs)) {
     obs.hand_sizes.forEach((_, seat) => {
       const melds = (obs.melds || []).filter((m) => m.owner === seat);
-      const zone = h("div.meld-zone.side" + (melds.length ? "" : ".empty"), { "data-seat": seat, "aria-label": `melds of ${seatName(names, seat, mySeat)}` },
-        h("h3", seatName(names, seat, mySeat)));
+      const head = h("h3", h("span", seatName(names, seat, mySeat)));
+      const staged = seat === mySeat ? (obs.staged || []).length : 0;
+      if (staged) {
+        // the contract's progress while this seat stages it (SH-8.1)
+        const need = contractMelds(obs.contract);
+        head.append(" ", h("span.badge.meld-count" + (need && staged >= need ? ".enough" : ""),
+          `staged: ${staged} of ${need || "?"} melds of the contract`));
+      }
+      const zone = h("div.meld-zone.side" + (melds.length ? "" : ".empty"),
+        { "data-seat": seat, "aria-label": `melds of ${seatName(names, seat, mySeat)}` }, head);
       const list = h("div.meld-list");
       if (!melds.length) list.append(h("p.dim.no-melds", "no melds"));
       for (const m of melds) list.append(meldView(obs, m));
@@ -321,7 +330,14 @@ export function meldZones(obs, names, mySeat) {
     const mine = seats.includes(mySeat);
     const head = h("h3", h("span", title + (team && mine ? " \u2014 your side" : "")));
     const min = Array.isArray(obs.minimums) ? obs.minimums[side] : null;
-    if (!melds.length && min !== null && min !== undefined) {
+    const staging = mine && (obs.staged || []).length > 0;
+    if (!melds.length && staging && min !== null && min !== undefined) {
+      // the running count of the melds this seat has staged, against the minimum (CC-7.1)
+      const count = obs.staged_count || 0;
+      head.append(" ", h("span.badge.meld-count" + (count >= min ? ".enough" : ""),
+        { title: "the count of your staged melds against your side's minimum for its first meld" },
+        `staged: count ${count} of ${min}`));
+    } else if (!melds.length && min !== null && min !== undefined) {
       head.append(" ", h("span.badge.minimum", { title: "the minimum count of this side's first meld (its cards' points)" },
         `first meld ${min}+`));
     }
@@ -433,7 +449,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(ln.label)), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -447,7 +463,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? g.label : `${g.count} lines`), h("td.num", String(g.points))));
+      h("td", g.count === 1 ? notationNodes(g.label) : `${g.count} lines`), h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
       h("details.all-lines", h("summary", `all ${r.lines.length} lines`),
         h("table.lines", h("tbody", lineRows)))));
