@@ -97,7 +97,8 @@ class Mirror:
 def melds_of_others(obs: dict) -> tuple[int, bool]:
     """(how many melds the other sides have, whether seat 0's side has melded)."""
     if obs["game"] == "shanghai-rummy":
-        return sum(m["owner"] != 0 for m in obs["melds"]), any(m["owner"] == 0 for m in obs["melds"])
+        owners = [m["owner"] for m in obs["melds"]]
+        return sum(o != 0 for o in owners), 0 in owners
     side = obs["side_of"][0]
     return (sum(len(m) for i, m in enumerate(obs["melds"]) if i != side),
             bool(obs["melds"][side]))
@@ -143,7 +144,8 @@ LAYOUT_JS = r"""() => {
   add(boxes, "the stock and the pile (#center)", q("#center"));
   add(boxes, "the end-of-hand panel (#hand-over)", q("#hand-over"));
   add(boxes, "the scores and the log (#side)", q("#side"));
-  qa("#melds .meld-zone").forEach((z) => add(boxes, "the melds of " + z.querySelector("h3").textContent.trim(), z));
+  qa("#melds .meld-zone").forEach((z) =>
+    add(boxes, "the melds of " + z.querySelector("h3").textContent.trim(), z));
   qa("#players .player").forEach((p) => add(boxes, "the plate of seat " + p.dataset.seat, p));
   const inner = [];
   add(inner, "the cards of the hand (#hand)", q("#hand"));
@@ -154,7 +156,8 @@ LAYOUT_JS = r"""() => {
     const b = z.getBoundingClientRect();
     z.querySelectorAll(".meld").forEach((m) => {
       const r = m.getBoundingClientRect();
-      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5
+          || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
         spill.push("a meld out of its zone: " + m.getAttribute("title"));
     });
   });
@@ -167,20 +170,24 @@ LAYOUT_JS = r"""() => {
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     probed += 1;
     if (!hit || !el.contains(hit))
-      covered.push(`${name}: at its centre is ${hit ? hit.tagName + " " + (hit.id || hit.getAttribute("class") || "") : "nothing"}`);
+      covered.push(`${name}: at its centre is `
+        + (hit ? hit.tagName + " " + (hit.id || hit.getAttribute("class") || "") : "nothing"));
   };
   qa("#melds .meld").forEach((m) => probe("the meld " + m.getAttribute("title"), m));
   qa("#staged .staged-meld").forEach((m) => probe("the staged meld " + m.dataset.staged, m));
   probe("the stock", q("#center .stock"));
   probe("the pile", q("#center .pile"));
   qa("#hand .card-btn").forEach((b) => probe("the card " + b.dataset.card, b));
-  qa("#hand-over .breakdown tr").forEach((tr) => probe("the score line " + tr.textContent.trim(), tr));
+  qa("#hand-over .breakdown tr").forEach((tr) =>
+    probe("the score line " + tr.textContent.trim(), tr));
   qa("#actions .action-buttons button").forEach((b) => probe("the move " + b.dataset.action, b));
-  const fixed = qa("body *").filter((e) => ["fixed", "sticky"].includes(getComputedStyle(e).position))
+  const fixed = qa("body *")
+    .filter((e) => ["fixed", "sticky"].includes(getComputedStyle(e).position))
     .map((e) => e.id || e.getAttribute("class"));
   scrollTo(0, 0);
-  return { vw: document.documentElement.clientWidth, scrollWidth: document.documentElement.scrollWidth,
-           boxes, inner, spill, covered, probed, fixed };
+  const doc = document.documentElement;
+  return { vw: doc.clientWidth, scrollWidth: doc.scrollWidth, boxes, inner, spill, covered, probed,
+           fixed };
 }"""
 
 
@@ -198,15 +205,18 @@ def check_layout(page, where: str, *, zones: int, staged: bool = False,
     vw = r["vw"]
     names = [b["name"] for b in r["boxes"] + r["inner"]]
     assert sum(n.startswith("the melds of ") for n in names) == zones, (where, names)
-    for needed in ["the hand panel (#me)", "the stock and the pile (#center)",
-                   "the cards of the hand (#hand)"] + (["the staged melds (#staged)"] if staged else []) \
-            + (["the end-of-hand panel (#hand-over)"] if breakdown else []):
-        assert needed in names, (where, needed, names)
+    needed = ["the hand panel (#me)", "the stock and the pile (#center)",
+              "the cards of the hand (#hand)"]
+    needed += ["the staged melds (#staged)"] if staged else []
+    needed += ["the end-of-hand panel (#hand-over)"] if breakdown else []
+    for part in needed:
+        assert part in names, (where, part, names)
     problems = [f"the page is {r['scrollWidth']}px wide in a {vw}px window"] \
         if r["scrollWidth"] > vw + 1 else []
     for b in r["boxes"] + r["inner"]:
         if b["x"] < -0.5 or b["x"] + b["w"] > vw + 0.5:
-            problems.append(f"{b['name']} lies outside the width: x {b['x']:.0f}..{b['x'] + b['w']:.0f}")
+            problems.append(f"{b['name']} lies outside the width: "
+                            f"x {b['x']:.0f}..{b['x'] + b['w']:.0f}")
     for group in (r["boxes"], r["inner"]):
         for a, b in combinations(group, 2):
             if overlap(a, b):
@@ -221,10 +231,10 @@ def check_layout(page, where: str, *, zones: int, staged: bool = False,
 
 def shoot(page, artifacts, name: str) -> None:
     size = page.viewport_size
-    page.screenshot(path=str(artifacts / f"layout-{name}-{size['width']}x{size['height']}.png"))
+    stem = f"layout-{name}-{size['width']}x{size['height']}"
+    page.screenshot(path=str(artifacts / f"{stem}.png"))
     if size["width"] < 900:
-        page.screenshot(path=str(artifacts / f"layout-{name}-{size['width']}x{size['height']}-full.png"),
-                        full_page=True)
+        page.screenshot(path=str(artifacts / f"{stem}-full.png"), full_page=True)
 
 
 def open_seat(browser, url: str, size: tuple[int, int]):
@@ -278,7 +288,8 @@ def test_the_table_layout_leaves_everything_readable(server, browser, artifacts,
         assert abs((partner["x"] + partner["width"] / 2) - (centre["x"] + centre["width"] / 2)) < 40
         ours = box(page, '#melds .meld-zone[data-side="0"]')
         theirs = box(page, '#melds .meld-zone[data-side="1"]')
-        assert theirs["y"] + theirs["height"] <= centre["y"] < centre["y"] + centre["height"] <= ours["y"]
+        assert theirs["y"] + theirs["height"] <= centre["y"]
+        assert centre["y"] + centre["height"] <= ours["y"]
     check_layout(page, f"{game} before the draw, wide", zones=zones)
 
     # the draw, by keyboard: the card drawn is marked (a gold ring and "new"), and uncovered
@@ -341,7 +352,8 @@ def test_every_table_size_is_laid_out(server, browser, artifacts, game, players,
     zones = players if game == "shanghai-rummy" else max(obs["side_of"]) + 1
     page, errors = open_seat(browser, m.url(0), WIDE)
     expect(page.locator("#players .player")).to_have_count(players)
-    positions = page.locator("#players .player").evaluate_all("ps => ps.map((p) => p.dataset.position)")
+    positions = page.locator("#players .player").evaluate_all(
+        "ps => ps.map((p) => p.dataset.position)")
     assert positions[0] == "bottom" and positions.count("bottom") == 1, positions
     for size in (WIDE, PHONE):
         page.set_viewport_size({"width": size[0], "height": size[1]})

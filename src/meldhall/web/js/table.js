@@ -780,6 +780,14 @@ $("typed").addEventListener("submit", (ev) => {
   input.value = "";
 });
 document.addEventListener("keydown", (ev) => {
+  // the arrow keys move along the hand's cards (Tab does too, card by card)
+  if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && ev.target.classList
+      && ev.target.classList.contains("card-btn")) {
+    const cards = [...$("hand").querySelectorAll(".card-btn")];
+    const next = cards[cards.indexOf(ev.target) + (ev.key === "ArrowRight" ? 1 : -1)];
+    if (next) { next.focus(); ev.preventDefault(); }
+    return;
+  }
   if (ev.key === "Escape" && selection.length) {
     const info = focusInfo();
     selection = [];
