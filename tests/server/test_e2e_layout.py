@@ -433,7 +433,7 @@ def finish(server, t: dict, timeout: float = 90) -> None:
         time.sleep(0.1)
 
 
-def test_lobby_shows_this_browsers_statistics(server, browser):
+def test_lobby_shows_this_browsers_statistics(server, browser, artifacts):
     """Games played and won per game and opponent level, kept in the browser (localStorage, a
     profile id): a game counts once it is over — seen on its table page, or found finished by
     the lobby — and once only."""
@@ -492,6 +492,7 @@ def test_lobby_shows_this_browsers_statistics(server, browser):
     total = page.locator("#stats-table tfoot td")
     expect(total.nth(0)).to_have_text("2")
     expect(total.nth(1)).to_have_text(str(won(first) + won(second)))
+    page.locator("#stats-table").screenshot(path=str(artifacts / "layout-lobby-statistics.png"))
     # counted once: the table page again, the lobby again
     page.goto(server.base + first["seats"][0]["url"])
     expect(page.locator("#finished")).to_contain_text("Game over")

@@ -202,7 +202,7 @@ export function canastaLegend() {
     list.append(h("dt", k), h("dd", text.slice(k.length + 2)));
   }
   return h("details.canasta-legend", { id: "canasta-legend" },
-    h("summary", "Canasta types: red, black, wild, sevens — what they mean"),
+    h("summary", "Canasta types (red, black, wild, sevens): what they mean"),
     list,
     h("p.dim", "✓ completed, · not yet. To go out a player needs one canasta of each type (",
       ruleLink("RR-11.1"), ")."));
