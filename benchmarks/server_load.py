@@ -92,7 +92,7 @@ async def play_seat(url: str, table: str, token: str, seat: int, think: float, s
                     for sent_at in [k for k in waiting_version if k < v]:
                         stats.push.append(now - waiting_version.pop(sent_at))
                     to_act = [int(x) for x in head["to_act"].split(",") if x]
-                    if seat not in to_act or v == last_acted_version:
+                    if seat not in to_act:
                         continue
             m = json.loads(raw)
             kind = m.get("type")
@@ -122,6 +122,10 @@ async def play_seat(url: str, table: str, token: str, seat: int, think: float, s
                 finished.set()
                 break
             legal = m["view"]["legal"]
+            # the seat to act moves at the table's full version (its own private staging
+            # steps count, CC-6.9), which only its own view carries
+            public_v = v
+            v = m["view"].get("version", v)
             if legal and v != last_acted_version:
                 if think > 0:
                     await asyncio.sleep(think * (0.5 + rng.random()))
@@ -131,7 +135,9 @@ async def play_seat(url: str, table: str, token: str, seat: int, think: float, s
                 action = legal[rng.randrange(len(legal))]
                 t0 = time.monotonic()
                 pending[seq] = t0
-                waiting_version[v] = t0
+                # a push is due when the public version passes the one this move was made at
+                # (a private staging step is answered only by the accept)
+                waiting_version.setdefault(public_v, t0)
                 last_acted_version = v
                 await ws.send(json.dumps({"type": "action", "action": action, "version": v,
                                           "id": seq}))

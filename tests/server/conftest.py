@@ -51,9 +51,10 @@ def serve_command(port: int, database: str, *extra: str) -> list[str]:
 class Server:
     """A ``meldhall serve`` process on a free loopback port."""
 
-    def __init__(self, database: str, log_path: Path):
+    def __init__(self, database: str, log_path: Path, extra: tuple[str, ...] = ()):
         self.database = database
         self.log_path = log_path
+        self.extra = extra                 # more ``meldhall serve`` options
         self.proc: subprocess.Popen | None = None
         self.port = 0
         self.http = httpx.Client(timeout=30)
@@ -72,7 +73,8 @@ class Server:
         # compiled modules are cached (outside the work tree): later starts take ~1 s, not ~6
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env.setdefault("PYTHONPYCACHEPREFIX", str(Path(tempfile.gettempdir()) / "meldhall-pycache"))
-        self.proc = subprocess.Popen(serve_command(self.port, self.database), cwd=ROOT,
+        self.proc = subprocess.Popen(serve_command(self.port, self.database, *self.extra),
+                                     cwd=ROOT,
                                      stdout=log, stderr=subprocess.STDOUT, env=env,
                                      start_new_session=True)
         deadline = time.monotonic() + timeout
@@ -222,11 +224,12 @@ def database_url(request, tmp_path: Path) -> str:
 
 @pytest.fixture
 def make_server(tmp_path: Path):
-    """``make_server(database_url)`` starts a server; every one is stopped after the test."""
+    """``make_server(database_url, *options)`` starts a server (with more ``meldhall serve``
+    options); every one is stopped after the test."""
     started: list[Server] = []
 
-    def make(database: str) -> Server:
-        srv = Server(database, tmp_path / f"server-{len(started)}.log").start()
+    def make(database: str, *extra: str) -> Server:
+        srv = Server(database, tmp_path / f"server-{len(started)}.log", extra).start()
         started.append(srv)
         return srv
 

@@ -188,3 +188,30 @@ def test_shanghai_buy_is_a_prompt_to_the_buyer(server):
     assert st["view"]["prompt"]["kind"] == "buy"
     assert set(st["view"]["legal"]) == {"buy", "pass"}
     ws.close()
+
+
+def test_a_seat_handed_to_a_bot_mid_staging_reaches_everyone(server):
+    """Who plays a seat is public: when the creator hands a seat to a bot while the player in
+    turn has melds staged (a private action, CC-6.9), the other seats are told at once, not
+    at the next public move."""
+    t = server.create("classic-canasta", seats=humans(4), seed=0)
+    seat = first_to_act("classic-canasta", 4, 0)
+    me = SeatSocket(server, t["table"], t["seats"][seat]["token"])
+    me.recv()
+    me.state()
+    other_seat = (seat + 1) % 4
+    other = SeatSocket(server, t["table"], t["seats"][other_seat]["token"])
+    other.recv()
+    other.state()
+    me.send({"type": "action", "action": "draw", "version": 0, "id": 1})
+    assert me.until(lambda m: m["type"] in ("accepted", "refused"))["type"] == "accepted"
+    me.send({"type": "action", "action": "stage A A 2", "version": 1, "id": 2})
+    assert me.until(lambda m: m["type"] in ("accepted", "refused"))["type"] == "accepted"
+    handed = (seat + 2) % 4
+    r = server.request("POST", f"/api/tables/{t['table']}/seats/{handed}", t["creator_token"],
+                       json={"kind": "bot", "bot": "heuristic"})
+    assert r.status_code == 200, r.text
+    push = other.until(lambda m: m["type"] == "state" and m["seats"][handed]["kind"] == "bot")
+    assert push["common"]["version"] == 1  # the staging itself was not shown
+    me.close()
+    other.close()

@@ -55,7 +55,7 @@ from meldhall.games.shanghai.actions import (
     Withdraw,
     stage_action,
 )
-from meldhall.games.shanghai.rules import JOKER_KIND, kind_name
+from meldhall.games.shanghai.rules import JOKER_KIND, kind_name, parse_kind
 from meldhall.record import Record, dump_position, dump_record, load_position, load_record
 
 GAME = "shanghai-rummy"
@@ -309,6 +309,30 @@ def _check_shorthand(state, a) -> None:
     assert s.apply(CONTRACT_DONE) == target
 
 
+def check_interest(state, loaded) -> None:
+    """``took_kinds`` / ``declined_kinds`` (kept per action) say what the deal's public log
+    says: per seat, the kinds taken or bought from the pile, and those discarded or declined
+    as the upcard; a position loaded from the state's document derives the same."""
+    took = [0] * state.players
+    declined = [0] * state.players
+    for seat, action, note in state.observation(0).log:
+        words = action.split() if action.startswith("discard") else note.split()
+        if seat < 0 or len(words) < 2 or words[0] not in ("takes", "buys", "declines",
+                                                          "discard"):
+            continue
+        if words[1] == "the":  # "takes the joker into hand": an exchange
+            continue
+        kind, _ = parse_kind(words[1])
+        if words[0] in ("takes", "buys"):
+            took[seat] |= 1 << kind
+        else:
+            declined[seat] |= 1 << kind
+    assert state.took_kinds == tuple(took)
+    assert state.declined_kinds == tuple(declined)
+    assert (loaded.took_kinds, loaded.declined_kinds) == (state.took_kinds,
+                                                          state.declined_kinds)
+
+
 def check_private_staging(prev, state, seat: int) -> None:
     """SH-8.1: staging and withdrawing change no other seat's observation."""
     for other in range(state.players):
@@ -361,6 +385,7 @@ def playout(players: int, seed: int, *, options=None, policy="eager", max_action
             check_melds(state)
             doc = dump_position(state)
             assert dump_position(load_position(doc)) == doc
+            check_interest(state, load_position(doc))
             check_observations(state, rng)
             check_legality(state, rng, full=False)
     # determinism: the record replays to the identical state

@@ -27,6 +27,7 @@ It sees only its observation (docs/rules/shanghai-rummy.md).  In outline:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -46,12 +47,12 @@ from meldhall.games.shanghai.actions import (
     Swap,
     stage_action,
 )
+from meldhall.games.shanghai.rules import Contract as ContractRule
 from meldhall.games.shanghai.rules import (
     JOKER_KIND,
     card_points,
     joker_limit,
     kind_at,
-    kind_name,
     rank_of_kind,
     suit_of_kind,
 )
@@ -148,7 +149,7 @@ class _View(ObservationView):
         key = tuple(counts)
         d = self._def_cache.get(key)
         if d is None:
-            d = self._def_cache[key] = deficiency(counts, self.contract, self.rules)
+            d = self._def_cache[key] = _deficiency(key, self.contract, self.rules)
         return d
 
     def table_fit(self) -> _Fit:
@@ -156,26 +157,40 @@ class _View(ObservationView):
 
     # -- what the others are doing --------------------------------------------------------
     def interest(self) -> dict[int, dict[str, set[int]]]:
-        """Per other seat: kinds it took or bought, and kinds it declined, this deal."""
-        out: dict[int, dict[str, set[int]]] = {
-            s: {"took": set(), "declined": set()} for s in range(self.n) if s != self.seat}
-        for seat, action, note in self.obs.log:
-            if seat not in out:
-                continue
-            words = action.split() if action.startswith("discard") else note.split()
-            if len(words) < 2 or words[0] not in ("takes", "buys", "declines", "discard"):
-                continue
-            kind = _KIND_BY_NAME.get(words[1].partition("/")[0])
-            if kind is None:
-                continue
-            out[seat]["took" if words[0] in ("takes", "buys") else "declined"].add(kind)
-        for s, mask in enumerate(self.p["known"]):
-            if s in out:
-                out[s]["took"] |= {k for k in _kinds(mask, self.n52)}
-        return out
+        """Per other seat: kinds it took or bought (or is known to hold), and kinds it
+        discarded or declined as the upcard, this deal (the state's ``took_kinds`` and
+        ``declined_kinds``, kept per action: no log is read)."""
+        p = self.p
+        known, took, declined = p["known"], p["took_kinds"], p["declined_kinds"]
+        return {s: {"took": set(_kind_bits(took[s])) | set(_kinds(known[s], self.n52)),
+                    "declined": set(_kind_bits(declined[s]))}
+                for s in range(self.n) if s != self.seat}
 
 
-_KIND_BY_NAME = {kind_name(k): k for k in range(53)}
+# The solver's answers depend only on the kind counts, the contract and the rules, and a
+# search asks the same ones over and over (each staging step of a turn, each playout from
+# the same hand): remembered across calls.
+@functools.lru_cache(maxsize=1 << 15)
+def _deficiency(counts: tuple[int, ...], contract: ContractRule, rules: SolverRules) -> int:
+    return deficiency(counts, contract, rules)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _contract_options(counts: tuple[int, ...], contract: ContractRule,
+                      rules: SolverRules) -> tuple[Contract, ...]:
+    return tuple(contract_options(counts, contract, rules))
+
+
+def _kind_bits(mask: int) -> list[int]:
+    """The kinds set in a bitmask over kinds (bit ``kind``)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 
 
 def _kinds(mask: int, n52: int) -> list[int]:
@@ -206,6 +221,24 @@ class ShanghaiHeuristicBot:
         if phase == "meld":
             return self._meld(v, legal_actions)
         return legal_actions[0]
+
+    def plan(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """Choose among ``legal_actions`` with the contract written as one action
+        (:func:`~meldhall.bots.staging.planning_actions`: compound ``Contract`` shorthands
+        in place of the staging steps, SH-8.1).
+
+        Returns the contract this bot would stage step by step (the same choice as
+        :meth:`choose`, made whole), or :meth:`choose`'s action where it would not make the
+        contract now.  Search bots use it as their baseline: without it a planning list holds
+        no ``stage`` action, so the baseline would never make the contract.
+        """
+        if observation.phase == "meld":
+            contracts = [a for a in legal_actions if type(a) is Contract]
+            if contracts:
+                v = _View(observation)
+                if not v.made:
+                    return self._best_contract(v, contracts)
+        return self.choose(observation, legal_actions, rng)
 
     # ------------------------------------------------------------------ upcard and buying
     def _gain(self, v: _View, kind: int) -> int:
@@ -271,7 +304,7 @@ class ShanghaiHeuristicBot:
         the best way to make it from the whole hand, staged meld by meld, then committed."""
         staged = list(v.obs.staged)
         stageable = staged or any(type(a) is Stage for a in legal)
-        contracts = contract_options(v.counts, v.contract, v.rules) if stageable else []
+        contracts = _contract_options(tuple(v.counts), v.contract, v.rules) if stageable else ()
         if not contracts:
             return WITHDRAW_ALL if staged else None
         plan = self._best_contract(v, contracts)
@@ -285,7 +318,7 @@ class ShanghaiHeuristicBot:
         a = stage_action(todo[0])
         return a if a in legal else (WITHDRAW_ALL if staged else None)
 
-    def _best_contract(self, v: _View, contracts: list[Contract]) -> Contract:
+    def _best_contract(self, v: _View, contracts: Sequence[Contract]) -> Contract:
         best = contracts[0]  # the first key is always taken, then perhaps beaten
         best_key = None
         table = list(v.melds)

@@ -24,6 +24,18 @@ def serve(
         "--allow-seeds", help="Accept a seed when a table is created (tests, demos: whoever "
                               "knows the seed knows the deal).")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    disconnect_timeout: Annotated[float | None, typer.Option(
+        help="Seconds a seat to act may be away before a bot plays for it, at tables with a "
+             "turn clock (default 60; stored with each table).")] = None,
+    min_clock: Annotated[float | None, typer.Option(
+        help="Shortest turn clock or disconnect timeout a table may ask for (default 10 s; "
+             "tests and demonstrations: 1).")] = None,
+    bot_time_budget: Annotated[float | None, typer.Option(
+        help="Seconds a bot's decision may take before the heuristic's move is played "
+             "instead (default 30).")] = None,
+    bots_from: Annotated[list[str] | None, typer.Option(
+        help="Add the bots of a module or Python file (its BOTS table: name -> factory(game)) "
+             "to this server: to try one's own bot in the browser. Repeatable.")] = None,
 ) -> None:
     """Serve the web table: a lobby, tables for friends and bots, replays.
 
@@ -38,11 +50,24 @@ def serve(
     from meldhall.server.app import create_app
     from meldhall.server.config import Settings
 
-    settings = Settings.from_env(database_url=database, bot_pause=bot_pause,
-                                 allow_seeds=allow_seeds or None)
+    try:
+        settings = Settings.from_env(database_url=database, bot_pause=bot_pause,
+                                     allow_seeds=allow_seeds or None,
+                                     disconnect_timeout=disconnect_timeout,
+                                     min_clock=min_clock, bot_time_budget=bot_time_budget,
+                                     bots_from=tuple(bots_from) if bots_from else None)
+    except ValueError as exc:            # a timing option that is not a positive number
+        typer.echo(f"meldhall serve: {exc}", err=True)
+        raise typer.Exit(2) from None
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     db_url = settings.resolved_database_url()
-    app_ = create_app(settings)
+    from meldhall.errors import OptionsError
+
+    try:
+        app_ = create_app(settings)
+    except OptionsError as exc:          # --bots-from: a module that cannot be used
+        typer.echo(f"meldhall serve: {exc}", err=True)
+        raise typer.Exit(2) from None
 
     class _Server(uvicorn.Server):
         async def startup(self, sockets=None) -> None:

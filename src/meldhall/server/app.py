@@ -12,6 +12,8 @@ API (JSON; errors are ``{"error": {"code", "message", ["rule_id", "reason"]}}``)
 ``POST /api/tables/{id}/actions``           ``{"action", "version"}`` with a seat token
 ``GET  /api/tables/{id}/hint``              the search bot's advice for the seat (seat token)
 ``POST /api/tables/{id}/seats/{seat}``      hand a seat to a bot (creator token)
+``POST /api/tables/{id}/take-back``         take one's seat back from the stand-in bot that
+                                            plays for it (seat token)
 ``GET  /api/tables/{id}/record``            the game record, once the game is over
 ``POST /api/replay``                        a record's view at a step
 ``GET  /api/rules/{game}[/{rule_id}]``      the players' rules, whole or one rule or section
@@ -58,7 +60,8 @@ from meldhall.server.schemas import (
     describe_validation_error,
 )
 from meldhall.server.storage import Storage
-from meldhall.server.tables import Connection, LiveTable, Refusal, TableManager
+from meldhall.server.tables import CLOCK_CHOICES, Connection, LiveTable, Refusal, TableManager
+from meldhall.server.workers import EXTRA_BOTS, load_bots
 
 __all__ = ["create_app"]
 
@@ -147,6 +150,12 @@ def _games_info() -> list[dict[str, Any]]:
         for b in BOT_NAMES:
             try:
                 make_bot(b, name)
+                bots.append(b)
+            except MeldhallError:
+                pass
+        for b, factory in EXTRA_BOTS.items():     # --bots-from
+            try:
+                factory(name)
                 bots.append(b)
             except MeldhallError:
                 pass
@@ -247,6 +256,8 @@ class _ReplayCache:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application, with its own :class:`TableManager` and storage."""
     settings = settings or Settings.from_env()
+    for spec in settings.bots_from:
+        log.warning("bots added from %s: %s", spec, ", ".join(load_bots(spec)))
     storage = Storage(settings.resolved_database_url())
     manager = TableManager(settings, storage)
     replays = _ReplayCache()
@@ -303,9 +314,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def config() -> dict[str, Any]:
+        # the lobby's turn clocks: the usual ones this server allows, and its shortest
+        # when that is shorter (a test or demonstration server)
+        clocks: list[float] = [c for c in CLOCK_CHOICES if c >= settings.min_clock]
+        if settings.min_clock < CLOCK_CHOICES[0]:
+            clocks.insert(0, settings.min_clock)
         return {"allow_seeds": settings.allow_seeds, "bot_pause": settings.bot_pause,
                 "max_bot_pause": settings.max_bot_pause,
-                "max_message_bytes": MAX_MESSAGE_BYTES}
+                "max_message_bytes": MAX_MESSAGE_BYTES,
+                "clock_choices": clocks, "min_clock": settings.min_clock,
+                "disconnect_timeout": settings.disconnect_timeout,
+                "bot_time_budget": settings.bot_time_budget}
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -316,14 +335,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         req: CreateTable = _validate(CreateTable, await _read_json(request))
         t, sec = await manager.create(req.game, req.players, req.options,
                                       [s.model_dump() for s in req.seats], req.bot_pause,
-                                      req.seed)
+                                      req.seed, turn_clock=req.turn_clock,
+                                      disconnect_timeout=req.disconnect_timeout,
+                                      takeover_bot=req.takeover_bot)
         seats = []
         for s, token in zip(t.seats, sec["seat_tokens"]):
             seats.append({"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
                           "token": token, "url": f"/table.html#t={t.id}&k={token}"})
         return {
             "table": t.id, "game": t.game, "players": t.state.players, "version": t.version,
-            "seats": seats,
+            "seats": seats, "clock": t.clock_json(),
             "spectator_token": sec["spectator_token"],
             "spectator_url": f"/table.html#t={t.id}&k={sec['spectator_token']}",
             "creator_token": sec["creator_token"],
@@ -375,6 +396,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           status=403)
         await manager.set_seat(t, seat, req.kind, req.bot)
         return {**t.summary(), "role": role, "seat": None}
+
+    @app.post("/api/tables/{table_id}/take-back")
+    async def table_take_back(table_id: str, request: Request) -> dict[str, Any]:
+        token = _bearer(request)
+        t = await manager.get(table_id)
+        role, seat = _role(t, token)
+        if role != "seat" or seat is None:
+            raise Refusal("not_your_seat", "only the seat's own token takes it back",
+                          status=403)
+        await manager.take_back(t, seat)
+        return {**t.summary(), "role": role, "seat": seat}
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str, request: Request) -> Response:
@@ -494,8 +526,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         await locked_send({"type": "welcome", "table": t.id, "game": t.game, "role": role,
                            "seat": conn.seat, "limits": {"max_message_bytes": MAX_MESSAGE_BYTES}})
-        t.connections.add(conn)
-        t.notify()               # everyone sees who is connected; this one gets its view
+        manager.attach(t, conn)  # everyone sees who is connected; this one gets its view
         task = asyncio.get_running_loop().create_task(sender())
         try:
             while True:
@@ -537,10 +568,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not _is_disconnect(exc):
                 log.exception("WebSocket of table %s failed", t.id)
         finally:
-            conn.closed = True
-            t.connections.discard(conn)
+            manager.detach(t, conn)
             task.cancel()
-            t.notify()
 
     # ------------------------------------------------------------------ front end
     web = resources.files("meldhall") / "web"

@@ -1,4 +1,5 @@
-"""Server settings: where the database is, how fast bots play, message limits."""
+"""Server settings: where the database is, how fast bots play, the turn clock's limits, the
+bot watchdog's budget, message limits."""
 
 from __future__ import annotations
 
@@ -48,6 +49,18 @@ class Settings:
             (``MELDHALL_BOT_WORKERS``).
         max_hints_running: hints computed at once on the whole server (more are refused,
             ``busy``); ``None``: twice the worker processes.
+        disconnect_timeout: seconds a seat to act may be away (no connection) before the
+            table's stand-in bot plays for it, at tables with a turn clock that do not ask for
+            another timeout (``MELDHALL_DISCONNECT_TIMEOUT``); stored with each table when it
+            is created.
+        min_clock: the shortest turn clock or disconnect timeout a table may ask for, in
+            seconds (``MELDHALL_MIN_CLOCK``).  Tests and demonstrations lower it to 1.
+        bot_time_budget: seconds (wall time, from the request to the answer) a bot's
+            decision may take; past it the watchdog plays the heuristic's move instead
+            (``MELDHALL_BOT_TIME_BUDGET``).
+        bots_from: modules (``package.module``) or Python files (``path/bots.py``) whose
+            ``BOTS`` table adds bots to this server (developers trying their own bot, the
+            server tests' misbehaving bots); see :func:`meldhall.server.workers.load_bots`.
     """
 
     database_url: str | None = None
@@ -57,6 +70,15 @@ class Settings:
     max_tables_loaded: int = 2000
     bot_workers: int | None = None
     max_hints_running: int | None = None
+    disconnect_timeout: float = 60.0
+    min_clock: float = 10.0
+    bot_time_budget: float = 30.0
+    bots_from: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("disconnect_timeout", "min_clock", "bot_time_budget"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a positive number of seconds")
 
     def resolved_database_url(self) -> str:
         """The database URL to use, after the environment and the default."""
@@ -74,5 +96,8 @@ class Settings:
             values["allow_seeds"] = env["MELDHALL_ALLOW_SEEDS"].lower() in ("1", "true", "yes")
         if env.get("MELDHALL_BOT_WORKERS"):
             values["bot_workers"] = int(env["MELDHALL_BOT_WORKERS"])
+        for name in ("disconnect_timeout", "min_clock", "bot_time_budget"):
+            if env.get("MELDHALL_" + name.upper()):
+                values[name] = float(env["MELDHALL_" + name.upper()])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

@@ -36,6 +36,14 @@ class CreateTable(_Strict):
     seats: list[SeatSpec] = Field(default_factory=list, max_length=8)
     bot_pause: float | None = Field(default=None, ge=0, le=60)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    #: seconds a person has for each decision; null or 0: no clock (the server checks the
+    #: range: its ``--min-clock`` to 3600)
+    turn_clock: float | None = Field(default=None, ge=0, le=3600)
+    #: seconds a seat to act may be away before a bot plays for it; 0: never; null: the
+    #: server's ``--disconnect-timeout`` at a table with a clock, else never
+    disconnect_timeout: float | None = Field(default=None, ge=0, le=3600)
+    #: the bot that plays for a person whose clock ran out or who is away (default ``ismcts``)
+    takeover_bot: str | None = Field(default=None, max_length=20)
 
 
 class ActionRequest(_Strict):

@@ -1,9 +1,14 @@
 """Storage: tables, seats and the append-only action log (SQLAlchemy 2, Core).
 
-The action log is the truth; a table's state is the replay of its log.  :meth:`Storage.append`
-inserts an action and bumps the table's version in ONE transaction, guarded by the version the
-caller saw (``UPDATE … WHERE version = :seen``), so an action can never be applied twice, even
-by two server processes sharing a database.
+The action log is the truth; a table's state is the replay of its log.  Next to it are the
+table's timing options (turn clock, disconnect timeout, stand-in bot), each seat's takeover
+(a bot playing for a person: why) and the table's public notices (``table_events``: bot
+takeovers, seats taken back, bot decisions replaced by the watchdog), so that a restart
+during a takeover loses nothing.
+
+:meth:`Storage.append` inserts an action and bumps the table's version in ONE transaction,
+guarded by the version the caller saw (``UPDATE … WHERE version = :seen``), so an action can
+never be applied twice, even by two server processes sharing a database.
 
 SQLite (the default, a file in the user's data directory) runs in WAL mode with
 ``synchronous=NORMAL``: a committed action survives the server process being killed.
@@ -40,7 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
-__all__ = ["SeatRow", "StaleVersion", "Storage", "TableRow", "metadata"]
+__all__ = ["EventRow", "SeatRow", "StaleVersion", "Storage", "TableRow", "metadata"]
 
 log = logging.getLogger("meldhall.server")
 
@@ -61,6 +66,11 @@ tables_t = Table(
     Column("spectator_token_hash", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # migration 0003: the turn clock (seconds a decision; NULL: off), the disconnect timeout
+    # (seconds away before a bot plays for a seat to act; NULL: never) and the stand-in bot
+    Column("turn_clock", Float, nullable=True),
+    Column("disconnect_timeout", Float, nullable=True),
+    Column("takeover_bot", String(20), nullable=True),
 )
 Index("ix_tables_finished", tables_t.c.finished)
 
@@ -73,6 +83,9 @@ seats_t = Table(
     Column("kind", String(10), nullable=False),        # "human" | "bot"
     Column("bot", String(20), nullable=True),          # bot name when kind == "bot"
     Column("token_hash", String(64), nullable=False),
+    # migration 0003: why a bot plays for this person ("clock" | "disconnected"); NULL: no
+    # takeover (kind says who plays)
+    Column("takeover", String(20), nullable=True),
 )
 
 actions_t = Table(
@@ -84,6 +97,22 @@ actions_t = Table(
     Column("action", Text, nullable=False),            # canonical notation
     Column("created_at", Float, nullable=False),
 )
+
+events_t = Table(
+    "table_events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("version", Integer, nullable=False),        # the table's version when it happened
+    Column("kind", String(20), nullable=False),        # "takeover" | "take_back" | "watchdog"
+    Column("seat", Integer, nullable=True),
+    Column("text", Text, nullable=False),              # public, with the players' names
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_table_events_table", events_t.c.table_id, events_t.c.id)
+
+#: Notices loaded with a table (the newest; older ones stay in the database).
+EVENTS_LOADED = 50
 
 
 #: The hot path's statements, built once.
@@ -100,13 +129,38 @@ class StaleVersion(Exception):
 
 @dataclass
 class SeatRow:
-    """One seat of a table as stored."""
+    """One seat of a table as stored.
+
+    ``takeover`` is set while a bot (``kind == "bot"``, ``bot`` its name) plays for the
+    seat's person: ``"clock"`` (the turn clock ran out) or ``"disconnected"`` (away longer
+    than the disconnect timeout); ``None`` otherwise.
+    """
 
     seat: int
     name: str
     kind: str
     bot: str | None
     token_hash: str
+    takeover: str | None = None
+
+
+@dataclass
+class EventRow:
+    """A public notice of a table: ``kind`` is ``"takeover"``, ``"take_back"`` or
+    ``"watchdog"``; ``text`` is the sentence shown (players' names, never a hidden card);
+    ``version`` the table's version when it happened; ``created_at`` seconds since the
+    epoch."""
+
+    kind: str
+    seat: int | None
+    text: str
+    version: int
+    created_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        """As sent in ``common.events``."""
+        return {"kind": self.kind, "seat": self.seat, "text": self.text,
+                "version": self.version, "at": round(self.created_at, 3)}
 
 
 @dataclass
@@ -128,6 +182,11 @@ class TableRow:
     updated_at: float
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, str]] = field(default_factory=list)   # (seat, action)
+    turn_clock: float | None = None            # seconds a decision; None: no clock
+    disconnect_timeout: float | None = None    # seconds away; None: never taken over
+    takeover_bot: str | None = None            # the bot that plays for a person
+    last_action_at: float | None = None        # when the last action was stored
+    events: list[EventRow] = field(default_factory=list)   # the newest, oldest first
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
@@ -233,10 +292,11 @@ class Storage:
                 options=json.dumps(row.options, sort_keys=True), version=0, finished=False,
                 bot_pause=row.bot_pause, creator_token_hash=row.creator_token_hash,
                 spectator_token_hash=row.spectator_token_hash, created_at=row.created_at,
-                updated_at=row.updated_at))
+                updated_at=row.updated_at, turn_clock=row.turn_clock,
+                disconnect_timeout=row.disconnect_timeout, takeover_bot=row.takeover_bot))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                 "bot": s.bot, "token_hash": s.token_hash}
+                 "bot": s.bot, "token_hash": s.token_hash, "takeover": s.takeover}
                 for s in row.seats
             ])
 
@@ -257,14 +317,29 @@ class Storage:
                                    "action": action, "created_at": now})
         return seen_version + 1
 
-    def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:
-        """Hand a seat to a bot (``kind="bot"``) or back to its human."""
+    def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None,
+                 takeover: str | None = None, event: EventRow | None = None) -> None:
+        """Hand a seat to a bot (``kind="bot"``) or back to its human; ``takeover`` says why a
+        bot plays for the person (``None``: the creator's choice, or no bot).  The seat and
+        its notice ``event`` are stored in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(update(seats_t)
                          .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                         .values(kind=kind, bot=bot))
+                         .values(kind=kind, bot=bot, takeover=takeover))
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                          .values(updated_at=time.time()))
+            if event is not None:
+                conn.execute(insert(events_t).values(self._event_values(table_id, event)))
+
+    def add_event(self, table_id: str, event: EventRow) -> None:
+        """Store a public notice of the table (a bot decision replaced by the watchdog)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(events_t).values(self._event_values(table_id, event)))
+
+    @staticmethod
+    def _event_values(table_id: str, event: EventRow) -> dict[str, Any]:
+        return {"table_id": table_id, "version": event.version, "kind": event.kind,
+                "seat": event.seat, "text": event.text, "created_at": event.created_at}
 
     # ------------------------------------------------------------------ reads
     def load(self, table_id: str) -> TableRow | None:
@@ -288,10 +363,21 @@ class Storage:
             options=json.loads(r.options), version=r.version, finished=bool(r.finished),
             bot_pause=float(r.bot_pause), creator_token_hash=r.creator_token_hash,
             spectator_token_hash=r.spectator_token_hash, created_at=r.created_at,
-            updated_at=r.updated_at)
-        row.seats = [SeatRow(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in conn.execute(
-            select(seats_t).where(seats_t.c.table_id == r.id).order_by(seats_t.c.seat))]
-        row.actions = [(a.seat, a.action) for a in conn.execute(
-            select(actions_t.c.seat, actions_t.c.action)
-            .where(actions_t.c.table_id == r.id).order_by(actions_t.c.seq))]
+            updated_at=r.updated_at, turn_clock=r.turn_clock,
+            disconnect_timeout=r.disconnect_timeout, takeover_bot=r.takeover_bot)
+        row.seats = [SeatRow(s.seat, s.name, s.kind, s.bot, s.token_hash, s.takeover)
+                     for s in conn.execute(select(seats_t).where(seats_t.c.table_id == r.id)
+                                           .order_by(seats_t.c.seat))]
+        last_at = None
+        for a in conn.execute(
+                select(actions_t.c.seat, actions_t.c.action, actions_t.c.created_at)
+                .where(actions_t.c.table_id == r.id).order_by(actions_t.c.seq)):
+            row.actions.append((a.seat, a.action))
+            last_at = a.created_at
+        row.last_action_at = last_at
+        events = conn.execute(
+            select(events_t).where(events_t.c.table_id == r.id)
+            .order_by(events_t.c.id.desc()).limit(EVENTS_LOADED)).all()
+        row.events = [EventRow(e.kind, e.seat, e.text, e.version, e.created_at)
+                      for e in reversed(events)]
         return row

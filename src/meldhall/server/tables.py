@@ -10,6 +10,21 @@ tabs never apply a move twice.
 Bots play their seats here, on the server, after a short pause so that people can follow;
 they think off the event loop (:class:`~meldhall.server.workers.BotPool`: the search bot in
 worker processes), from their seat's observation only.  Hints are computed there too.
+
+No table stalls:
+
+- **Turn clock** (a table option, seconds a decision; off unless asked for): a person's
+  decision that takes longer, or a seat to act that has been away (no connection) longer than
+  the table's disconnect timeout, is handed to the table's stand-in bot (``takeover_bot``),
+  which plays for the seat, from its observation only like any bot, until the person takes
+  the seat back (:meth:`TableManager.take_back`: at once; a decision the bot is still working
+  out is dropped).  The takeover is stored with the seat, so a restart keeps it.
+- **Bot watchdog**: a bot decision that raises, exceeds the server's time budget
+  (:attr:`~meldhall.server.config.Settings.bot_time_budget`) or is refused by the rules is
+  replaced by the heuristic's move for the same observation.
+
+Each takeover, each seat taken back and each replaced decision is a public notice
+(``common.events``, stored in ``table_events``) naming the players, never a hidden card.
 """
 
 from __future__ import annotations
@@ -31,16 +46,24 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from meldhall import GAMES, new_game
-from meldhall.bots import BOT_NAMES, make_bot
+from meldhall.bots import BOT_NAMES
 from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError
 from meldhall.game import State
 from meldhall.record import Record
 from meldhall.server import views
 from meldhall.server.config import Settings
-from meldhall.server.storage import SeatRow, StaleVersion, Storage, TableRow
-from meldhall.server.workers import BotPool, default_workers, is_search_bot
+from meldhall.server.storage import EventRow, SeatRow, StaleVersion, Storage, TableRow
+from meldhall.server.workers import (
+    EXTRA_BOTS,
+    BotPool,
+    decide,
+    default_workers,
+    is_search_bot,
+    make_server_bot,
+)
 
-__all__ = ["SEED_BITS", "LiveTable", "Refusal", "TableManager", "hash_token", "new_token"]
+__all__ = ["CLOCK_CHOICES", "MAX_CLOCK", "SEED_BITS", "LiveTable", "Refusal", "TableManager",
+           "bot_level", "hash_token", "new_token"]
 
 log = logging.getLogger("meldhall.server")
 
@@ -54,6 +77,30 @@ SEED_BITS = 53
 #: Seconds between full garbage collections (the automatic ones are limited to the young
 #: generations, whose collections are short).
 FULL_GC_EVERY = 60.0
+
+#: The turn clocks the lobby offers (seconds a decision; the API takes any value from the
+#: server's ``min_clock`` to :data:`MAX_CLOCK`).
+CLOCK_CHOICES = (30, 60, 120, 300)
+#: The longest turn clock or disconnect timeout a table may ask for (seconds).
+MAX_CLOCK = 3600.0
+#: After a restart no decision's clock runs out sooner than this (seconds, or the whole clock
+#: if shorter): the clock counts from the last stored action, and the players' pages need a
+#: moment to reconnect.
+RESTART_GRACE = 15.0
+#: Public notices each message carries (the newest).
+EVENTS_SENT = 20
+#: The stand-in bot of a table that names none: the search bot at its normal level.
+DEFAULT_TAKEOVER_BOT = "ismcts"
+
+#: How a bot is named in the public notices: its level.
+_LEVELS = {"ismcts:easy": "easy", "ismcts": "normal", "ismcts:normal": "normal",
+           "ismcts:hard": "hard"}
+
+
+def bot_level(bot: str) -> str:
+    """A bot's name in the notices: the search bot's level (``ismcts`` -> ``"normal"``), else
+    the bot's own name (``"heuristic"``)."""
+    return _LEVELS.get(bot, bot)
 
 
 def new_token() -> str:
@@ -120,7 +167,9 @@ class Connection:
 class LiveTable:
     """A table in memory: its stored description, its current state and who is watching."""
 
-    def __init__(self, row: TableRow):
+    def __init__(self, row: TableRow, rebuilt: bool = True):
+        """``rebuilt``: the table comes from the database (a restart, a reload), not from
+        :meth:`TableManager.create`: the seat to act gets the restart's grace on its clock."""
         self.row = row
         self.id = row.id
         self.game = row.game
@@ -149,6 +198,24 @@ class LiveTable:
         for seat, text in row.actions:
             action = self.state.parse_action(text)
             self._advance(self.state.apply(action, seat), seat, str(action), action.PRIVATE)
+        # the turn clock and takeovers (see the module's docstring); times in seconds since
+        # the epoch, so that they mean the same after a restart
+        self.turn_clock: float | None = row.turn_clock
+        self.disconnect_timeout: float | None = row.disconnect_timeout
+        self.takeover_bot: str = row.takeover_bot or DEFAULT_TAKEOVER_BOT
+        self.events: deque[dict[str, Any]] = deque((e.to_json() for e in row.events),
+                                                   maxlen=EVENTS_SENT)
+        now = time.time()
+        # the current decision began with the last stored (public) action
+        self.decision_since: float = row.last_action_at or row.created_at
+        # no clock runs out before this: a restart's grace
+        self.clock_floor = (now + min(self.turn_clock, RESTART_GRACE)
+                            if rebuilt and self.turn_clock is not None else 0.0)
+        self.clock_from: dict[int, float] = {}     # seat -> when its person took it back
+        self.away_since: dict[int, float] = {s.seat: now for s in self.seats}
+        self.takeover_retry = 0.0                  # after a failed write: not before this
+        self.clock_handle: asyncio.TimerHandle | None = None
+        self.watch_task: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ state
     def _advance(self, new: State, seat: int, text: str, private: bool = False) -> None:
@@ -171,6 +238,65 @@ class LiveTable:
     @property
     def finished(self) -> bool:
         return self.state.is_terminal
+
+    # ------------------------------------------------------------------ turn clock
+    def clock_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s decision clock runs out (seconds since the epoch), ``None``
+        without a clock.  The clock counts from the table's last public action (or the seat's
+        taking back, if later), never running out before a restart's grace."""
+        if self.turn_clock is None:
+            return None
+        start = max(self.decision_since, self.clock_from.get(seat, 0.0))
+        return max(start + self.turn_clock, self.clock_floor)
+
+    def away_deadline(self, seat: int) -> float | None:
+        """When ``seat``, away (no connection), has been away for the disconnect timeout;
+        ``None`` if it is connected or the table has no timeout."""
+        since = self.away_since.get(seat)
+        if self.disconnect_timeout is None or since is None:
+            return None
+        return since + self.disconnect_timeout
+
+    def watched_seats(self) -> list[int]:
+        """The seats to act that their person plays (the ones a clock can run out for)."""
+        if self.state.is_terminal:
+            return []
+        return [s for s in self.state.to_act if self.seats[s].kind == "human"]
+
+    def takeover_due(self, seat: int, now: float) -> str | None:
+        """Why a bot should play for ``seat`` now: ``"clock"``, ``"disconnected"`` or
+        ``None``."""
+        clock = self.clock_deadline(seat)
+        if clock is not None and now >= clock:
+            return "clock"
+        away = self.away_deadline(seat)
+        if away is not None and now >= away:
+            return "disconnected"
+        return None
+
+    def next_deadline(self) -> float | None:
+        """The earliest moment a takeover may be due (``None``: none can be)."""
+        times = [d for s in self.watched_seats()
+                 for d in (self.clock_deadline(s), self.away_deadline(s)) if d is not None]
+        if not times:
+            return None
+        return max(min(times), self.takeover_retry)
+
+    def clock_json(self) -> dict[str, Any]:
+        """The table's timing options, public: ``turn_clock`` and ``disconnect_timeout``
+        (seconds, ``None``: off) and the stand-in bot (``takeover_bot``, its ``level``)."""
+        return {"turn_clock": self.turn_clock, "disconnect_timeout": self.disconnect_timeout,
+                "takeover_bot": self.takeover_bot,
+                "takeover_level": bot_level(self.takeover_bot)}
+
+    def new_event(self, kind: str, seat: int | None, text: str) -> EventRow:
+        """A public notice at the table's current (public) version."""
+        return EventRow(kind, seat, text, self.public_version, time.time())
+
+    def add_event(self, event: EventRow) -> None:
+        """Show a notice in the next messages (``common.events``)."""
+        self.events.append(event.to_json())
+        self._cache.pop("common", None)
 
     def role_of(self, token: str) -> tuple[str, int | None] | None:
         """``("seat", n)``, ``("spectator", None)``, ``("creator", None)`` or ``None``."""
@@ -242,17 +368,32 @@ class LiveTable:
                 "outcomes": self.outcomes,
                 "options": self.options_json,
                 "error": self.error,
+                "clock": self.clock_json(),
+                "events": list(self.events),
             }, separators=(",", ":"))
             self._cache["common"] = text
         return text
 
     def seats_json(self) -> list[dict[str, Any]]:
-        """Seat names, who plays them, who is connected and which search bot is thinking
-        (public)."""
+        """Seat names, who plays them, who is connected, which search bot is thinking, why a
+        bot plays for a person (``takeover``: ``"clock"``, ``"disconnected"`` or ``None``)
+        and the seconds left on the clock of a person's decision (``clock_left``; ``None``
+        without a clock or a decision) (public)."""
         online = {c.seat for c in self.connections if not c.closed}
-        return [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
-                 "connected": s.kind == "bot" or s.seat in online,
-                 "thinking": self.thinking == s.seat} for s in self.seats]
+        now = time.time()
+        watched = set(self.watched_seats()) if self.turn_clock is not None else set()
+        out = []
+        for s in self.seats:
+            deadline = self.clock_deadline(s.seat) if s.seat in watched else None
+            out.append({
+                "seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+                # a seat a bot plays for its person: whether that person is here
+                "connected": (s.kind == "bot" and s.takeover is None) or s.seat in online,
+                "thinking": self.thinking == s.seat,
+                "takeover": s.takeover,
+                "clock_left": None if deadline is None else round(max(0.0, deadline - now), 1),
+            })
+        return out
 
     def message(self, seat: int | None) -> str:
         """The whole ``state`` message for a seat or a spectator."""
@@ -262,16 +403,18 @@ class LiveTable:
         return (head[:-1] + ',"common":' + self.common_json() + ',"view":'
                 + self.view_json(seat) + "}")
 
-    def notify(self) -> None:
+    def notify(self, everyone: bool = False) -> None:
         """Wake every connection's sender: it sends its seat's newest view.  After a private
-        action only the acting seat's connections are woken (nobody else's view changed)."""
+        action only the acting seat's connections are woken (nobody else's view changed),
+        unless ``everyone`` (a public notice)."""
         for c in self.connections:
-            if self.private_seat is None or c.seat == self.private_seat:
+            if everyone or self.private_seat is None or c.seat == self.private_seat:
                 c.wake.set()
 
     def record(self) -> Record:
         """The game record (with the seed: only handed out once the game is over)."""
-        names = [f"{s.name} ({s.bot})" if s.kind == "bot" else s.name for s in self.seats]
+        names = [f"{s.name} ({s.bot})" if s.kind == "bot" and s.takeover is None else s.name
+                 for s in self.seats]
         return Record.from_state(self.state, self.row.dealer, names)
 
     def summary(self) -> dict[str, Any]:
@@ -284,6 +427,7 @@ class LiveTable:
             "finished": st.is_terminal, "seats": self.seats_json(),
             "scores": list(scores) if scores is not None else None,
             "hands_scored": len(self.outcomes), "created_at": self.row.created_at,
+            "clock": self.clock_json(),
         }
 
 
@@ -401,6 +545,10 @@ class TableManager:
         gc.set_threshold(700, 10, 10)
         tasks = [task for task in (self._lag_task, self._checkpoint_task) if task is not None]
         tasks += [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        tasks += [t.watch_task for t in self.tables.values() if t.watch_task is not None]
+        for t in self.tables.values():
+            if t.clock_handle is not None:
+                t.clock_handle.cancel()
         for task in tasks:
             task.cancel()
         if tasks:
@@ -466,12 +614,21 @@ class TableManager:
 
     async def create(self, game: str, players: int | None, options: dict[str, Any],
                      seats: list[dict[str, Any]], bot_pause: float | None,
-                     seed: int | None) -> tuple[LiveTable, dict[str, Any]]:
+                     seed: int | None, turn_clock: float | None = None,
+                     disconnect_timeout: float | None = None,
+                     takeover_bot: str | None = None) -> tuple[LiveTable, dict[str, Any]]:
         """Create a table; returns it and its secrets (every seat's token, the spectator's
         and the creator's), which are shown once and stored only hashed.
 
+        ``turn_clock``: seconds a person has for each decision (``None`` or 0: no clock).
+        ``disconnect_timeout``: seconds a seat to act may be away before a bot plays for it
+        (0: never; ``None``: the server's default at a table with a clock, else never).
+        ``takeover_bot``: the bot that plays for a person then (default
+        :data:`DEFAULT_TAKEOVER_BOT`, else the heuristic where the game lacks it).
+
         Raises:
-            Refusal: ``invalid`` with a sentence (unknown game, bad options, seats, bots).
+            Refusal: ``invalid`` with a sentence (unknown game, bad options, seats, bots,
+                a clock or timeout out of range).
         """
         if game not in GAMES:
             raise Refusal("invalid", f"unknown game {game!r}; known games: {', '.join(GAMES)}",
@@ -502,6 +659,21 @@ class TableManager:
                           f"{len(seats)} seat descriptions were given", status=422)
         pause = self.settings.bot_pause if bot_pause is None else float(bot_pause)
         pause = min(max(pause, 0.0), self.settings.max_bot_pause)
+        clock = self._seconds("turn_clock", turn_clock)
+        if disconnect_timeout is None:
+            away = self.settings.disconnect_timeout if clock is not None else None
+        else:
+            away = self._seconds("disconnect_timeout", disconnect_timeout)
+        if takeover_bot is None:
+            try:
+                _check_bot(DEFAULT_TAKEOVER_BOT, game)
+                takeover_bot = DEFAULT_TAKEOVER_BOT
+            except OptionsError:
+                takeover_bot = "heuristic"
+        try:
+            _check_bot(takeover_bot, game)
+        except OptionsError as exc:
+            raise Refusal("invalid", f"takeover_bot: {exc}", status=422) from None
         tokens = [new_token() for _ in range(n)]
         spectator, creator = new_token(), new_token()
         seat_rows = []
@@ -523,14 +695,30 @@ class TableManager:
             options=initial.options.to_json(),
             version=0, finished=False, bot_pause=pause,
             creator_token_hash=hash_token(creator), spectator_token_hash=hash_token(spectator),
-            created_at=now, updated_at=now, seats=seat_rows)
+            created_at=now, updated_at=now, seats=seat_rows, turn_clock=clock,
+            disconnect_timeout=away, takeover_bot=takeover_bot)
         await self._write(self.storage.create_table, row)
-        t = LiveTable(row)
+        t = LiveTable(row, rebuilt=False)
         self.tables[row.id] = t
         self.kick(t)
         secrets_ = {"seat_tokens": tokens, "spectator_token": spectator,
                     "creator_token": creator}
         return t, secrets_
+
+    def _seconds(self, name: str, value: float | None) -> float | None:
+        """A turn clock or disconnect timeout as asked for: ``None`` or 0 is off, else from
+        the server's ``min_clock`` to :data:`MAX_CLOCK` seconds.
+
+        Raises:
+            Refusal: ``invalid``, out of range.
+        """
+        if value is None or value == 0:
+            return None
+        low = self.settings.min_clock
+        if not low <= value <= MAX_CLOCK:
+            raise Refusal("invalid", f"{name}: {value:g} s is out of range: from {low:g} to "
+                          f"{MAX_CLOCK:g} seconds on this server (0 or null: off)", status=422)
+        return float(value)
 
     # ------------------------------------------------------------------ actions
     async def act(self, t: LiveTable, seat: int, text: str, version: int | None,
@@ -581,12 +769,16 @@ class TableManager:
                               "; nothing was applied", status=503) from None
             t._advance(new, seat, canonical, action.PRIVATE)
             version = t.version
+            if t.private_seat is None:
+                # a new decision; staging (private) is part of the decision it began in
+                t.decision_since = time.time()
         t.notify()
         self.kick(t)
         return version
 
     async def set_seat(self, t: LiveTable, seat: int, kind: str, bot: str | None) -> None:
-        """Hand ``seat`` to a bot, or back to its human (the creator decides)."""
+        """Hand ``seat`` to a bot, or back to its human (the creator decides; this ends a
+        takeover too, without a notice)."""
         if not 0 <= seat < len(t.seats):
             raise Refusal("invalid", f"no seat {seat} at this table", status=422)
         if kind == "bot":
@@ -602,12 +794,147 @@ class TableManager:
             t.seats[seat] = SeatRow(s.seat, s.name, kind, bot, s.token_hash)
             t.bots.pop(seat, None)
             t.hints.pop(seat, None)
-        t.notify()
+            if kind == "human":
+                self._restart_clock(t, seat)
+        t.notify(everyone=True)  # who plays a seat is public, even mid-staging
         self.kick(t)
+
+    # ------------------------------------------------------------------ turn clock
+    def attach(self, t: LiveTable, conn: Connection) -> None:
+        """A connection opened: its seat is no longer away; everyone sees it."""
+        t.connections.add(conn)
+        if conn.seat is not None:
+            t.away_since.pop(conn.seat, None)
+        t.notify(everyone=True)  # who is connected is public
+        self._arm(t)
+
+    def detach(self, t: LiveTable, conn: Connection) -> None:
+        """A connection closed: its seat is away from now on if it was the seat's last."""
+        conn.closed = True
+        t.connections.discard(conn)
+        if conn.seat is not None and not any(c.seat == conn.seat and not c.closed
+                                             for c in t.connections):
+            t.away_since.setdefault(conn.seat, time.time())
+        t.notify(everyone=True)
+        self._arm(t)
+
+    @staticmethod
+    def _restart_clock(t: LiveTable, seat: int) -> None:
+        """The seat is its person's again: a whole clock for the decision at hand, and the
+        disconnect timeout counts from now if nobody has the seat open."""
+        now = time.time()
+        t.clock_from[seat] = now
+        if seat in t.away_since:
+            t.away_since[seat] = now
+
+    def _arm(self, t: LiveTable) -> None:
+        """Schedule the check for the table's next takeover (replacing the previous one)."""
+        if t.clock_handle is not None:
+            t.clock_handle.cancel()
+            t.clock_handle = None
+        if self.closing or t.finished:
+            return
+        due = t.next_deadline()
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        # a hundredth of a second late: the check then finds the deadline passed
+        t.clock_handle = loop.call_later(max(0.0, due - time.time()) + 0.01,
+                                         self._deadline, t)
+
+    def _deadline(self, t: LiveTable) -> None:
+        t.clock_handle = None
+        if self.closing:
+            return
+        if t.watch_task is None or t.watch_task.done():   # else it arms the next one itself
+            t.watch_task = asyncio.get_running_loop().create_task(self._take_overs(t))
+
+    async def _take_overs(self, t: LiveTable) -> None:
+        try:
+            now = time.time()
+            for seat in t.watched_seats():
+                reason = t.takeover_due(seat, now)
+                if reason is not None:
+                    await self._take_over(t, seat, reason)
+        finally:
+            if not self.closing:
+                self._arm(t)
+
+    async def _take_over(self, t: LiveTable, seat: int, reason: str) -> None:
+        """The table's stand-in bot plays for ``seat`` from now on (``reason``: ``"clock"``
+        or ``"disconnected"``): stored with the seat, with its public notice."""
+        async with t.lock:
+            s = t.seats[seat]
+            if s.kind != "human" or seat not in t.state.to_act or t.finished:
+                return          # the seat moved, or was handed over, meanwhile
+            bot = t.takeover_bot
+            if reason == "clock":
+                why = f"the clock ran out ({t.turn_clock:g} s)"
+            else:
+                why = f"disconnected for over {t.disconnect_timeout:g} s"
+            event = t.new_event("takeover", seat, f"Bot ({bot_level(bot)}) plays for {s.name}: "
+                                f"{why}")
+            try:
+                await self._write(self.storage.set_seat, t.id, seat, "bot", bot, reason, event)
+            except Exception:
+                log.exception("storing the takeover of seat %d at table %s failed", seat, t.id)
+                t.takeover_retry = time.time() + 1.0
+                return
+            t.seats[seat] = SeatRow(s.seat, s.name, "bot", bot, s.token_hash, reason)
+            t.bots.pop(seat, None)
+            t.hints.pop(seat, None)
+            t.add_event(event)
+        log.info("table %s: %s", t.id, event.text)
+        t.notify(everyone=True)
+        self.kick(t)
+
+    async def take_back(self, t: LiveTable, seat: int) -> None:
+        """``seat``'s person takes it back from the stand-in bot, at once: a decision the bot
+        is still working out is dropped (a move it made already stays), and the decision at
+        hand gets a whole clock.  Stored, with a public notice.
+
+        Raises:
+            Refusal: ``not_taken_over`` (409: no takeover; a seat the creator handed to a
+                bot is the creator's to hand back), ``storage`` (503).
+        """
+        async with t.lock:
+            s = t.seats[seat]
+            if s.takeover is None:
+                raise Refusal("not_taken_over", "no bot is playing for this seat" if
+                              s.kind == "human" else "the table's creator handed this seat "
+                              "to a bot: only the creator can hand it back", status=409)
+            event = t.new_event("take_back", seat, f"{s.name} takes the seat back")
+            try:
+                await self._write(self.storage.set_seat, t.id, seat, "human", None, None, event)
+            except Exception as exc:
+                log.exception("storing the take-back of seat %d at table %s failed", seat, t.id)
+                raise Refusal("storage", f"the seat could not be taken back "
+                              f"({type(exc).__name__}); try again", status=503) from None
+            t.seats[seat] = SeatRow(s.seat, s.name, "human", None, s.token_hash)
+            t.bots.pop(seat, None)      # the bot loop drops a decision it is working out
+            t.hints.pop(seat, None)
+            self._restart_clock(t, seat)
+            t.add_event(event)
+        log.info("table %s: %s", t.id, event.text)
+        t.notify(everyone=True)
+        self.kick(t)
+
+    async def _notice(self, t: LiveTable, kind: str, seat: int, text: str) -> None:
+        """Store and show a public notice (the watchdog's)."""
+        event = t.new_event(kind, seat, text)
+        t.add_event(event)
+        log.warning("table %s: %s", t.id, text)
+        try:
+            await self._write(self.storage.add_event, t.id, event)
+        except Exception:  # noqa: BLE001 - the notice is shown; only its copy is missing
+            log.exception("storing a notice of table %s failed", t.id)
+        t.notify(everyone=True)
 
     # ------------------------------------------------------------------ bots
     def kick(self, t: LiveTable) -> None:
-        """Make sure a bot plays if a bot's decision is awaited."""
+        """Make sure a bot plays if a bot's decision is awaited, and that the clock of a
+        person's decision is watched."""
+        self._arm(t)
         if self.closing or t.finished:
             return
         if not any(t.seats[s].kind == "bot" for s in t.state.to_act):
@@ -633,25 +960,44 @@ class TableManager:
                 if t.version != version or t.seats[seat].kind != "bot":
                     continue
             entry = self._bot_entry(t, seat)
+            # the watchdog: a decision that raises, runs past the budget or is refused by the
+            # rules is replaced by the heuristic's move for the same observation
+            problem: str | None = None
+            text = ""
             try:
                 text = await self._bot_choice(t, state, seat, entry)
-            except Exception:
+            except TimeoutError:
+                problem = f"took too long (over {self.settings.bot_time_budget:g} s)"
+                log.warning("bot %r of seat %d at table %s: no decision within %g s", entry[0],
+                            seat, t.id, self.settings.bot_time_budget)
+            except Exception as exc:
                 if self.closing:
                     return
-                log.exception("bot of seat %d at table %s failed; playing a random move",
-                              seat, t.id)
-                legal = state.legal_actions(seat)
-                text = str(random.choice(legal))
+                problem = f"failed ({type(exc).__name__})"
+                log.warning("bot %r of seat %d at table %s raised", entry[0], seat, t.id,
+                            exc_info=True)
             if t.bots.get(seat) is not entry:
                 continue        # handed to another bot or to its person while thinking
             try:
-                await self.act(t, seat, text, version, by_bot=True)
+                if problem is None:
+                    try:
+                        await self.act(t, seat, text, version, by_bot=True)
+                    except Refusal as exc:
+                        if exc.code not in ("illegal", "notation", "invalid"):
+                            raise
+                        # (the refused move may name cards of the bot's hand: the server's
+                        # log has it, the public notice not)
+                        log.warning("bot %r of seat %d at table %s chose %r, refused: %s",
+                                    entry[0], seat, t.id, text, exc.message)
+                        problem = "was illegal"
+                if problem is not None:
+                    await self._replace_decision(t, state, version, seat, entry, problem)
                 failures = 0
             except Refusal as exc:
                 if exc.code == "stale_version":
                     continue
                 failures += 1
-                log.error("bot move %r at table %s refused: %s", text, t.id, exc.message)
+                log.error("bot move at table %s refused: %s", t.id, exc.message)
                 if failures >= 3:
                     t.error = f"a bot could not move: {exc.message}"
                     t.notify()
@@ -659,6 +1005,40 @@ class TableManager:
                 await asyncio.sleep(0.05)
             if pause <= 0:
                 await asyncio.sleep(0)      # let connections send between bot moves
+
+    async def _replace_decision(self, t: LiveTable, state: State, version: int, seat: int,
+                                entry: tuple[str, random.Random], problem: str) -> None:
+        """Play the heuristic's move for ``seat`` at ``version`` instead of its bot's (which
+        ``problem``: ``"was illegal"``, ``"took too long (…)"``, ``"failed (…)"``) and say so
+        in a public notice.  The heuristic decides from the seat's observation, off the event
+        loop and off the bot thread (which may be the one stuck); should it fail too, a random
+        legal move is played.
+
+        Raises:
+            Refusal: from :meth:`act` (``stale_version``: the table moved on meanwhile).
+        """
+        legal = state.legal_actions(seat)
+        seed = entry[1].getrandbits(64)
+        try:
+            text = await asyncio.wait_for(asyncio.to_thread(
+                decide, t.game, "heuristic", state.observation(seat), legal, seed),
+                self.settings.bot_time_budget)
+        except Exception:  # noqa: BLE001 - the last resort below still moves the table on
+            log.exception("the heuristic's replacement move at table %s failed; playing a "
+                          "random move", t.id)
+            text = str(random.Random(seed).choice(legal))
+        if t.bots.get(seat) is not entry:
+            return              # handed to another bot or to its person meanwhile
+        public_before = t.public_version
+        await self.act(t, seat, text, version, by_bot=True)
+        s = t.seats[seat]
+        subject = (f"The move of the bot playing for {s.name}" if s.takeover is not None
+                   else f"{s.name}'s move")
+        # a private action (staging) is not named: only its seat may know it
+        played = (f"the heuristic played {t.recent[-1]['action']}"
+                  if t.public_version != public_before and t.recent
+                  else "the heuristic's move was played instead")
+        await self._notice(t, "watchdog", seat, f"{subject} {problem}; {played}")
 
     @staticmethod
     def _bot_entry(t: LiveTable, seat: int) -> tuple[str, random.Random]:
@@ -683,7 +1063,8 @@ class TableManager:
             t.thinking = seat
             t.notify()
         try:
-            return await self.pool.decide(t.game, name, state.observation(seat), legal, seed)
+            return await self.pool.decide(t.game, name, state.observation(seat), legal, seed,
+                                          timeout=self.settings.bot_time_budget)
         finally:
             if search:
                 t.thinking = None
@@ -741,13 +1122,15 @@ class TableManager:
 
 
 def _check_bot(name: str, game: str) -> None:
-    """A bot this server plays: one of :data:`~meldhall.bots.BOT_NAMES` that exists for
+    """A bot this server plays: one of :data:`~meldhall.bots.BOT_NAMES` (or of the bots added
+    with ``--bots-from``, :data:`~meldhall.server.workers.EXTRA_BOTS`) that exists for
     ``game``.  (``make_bot`` also takes custom search budgets such as ``ismcts:100000``: on a
     server anyone could tie up the worker processes with one.)
 
     Raises:
         OptionsError: with a sentence.
     """
-    if name not in BOT_NAMES:
-        raise OptionsError(f"unknown bot {name!r}; this server's bots: {', '.join(BOT_NAMES)}")
-    make_bot(name, game)
+    if name not in BOT_NAMES and name not in EXTRA_BOTS:
+        known = ", ".join((*BOT_NAMES, *EXTRA_BOTS))
+        raise OptionsError(f"unknown bot {name!r}; this server's bots: {known}")
+    make_server_bot(name, game)

@@ -49,6 +49,7 @@ from meldhall import new_game
 from meldhall.bots import make_bot
 from meldhall.errors import OptionsError
 from meldhall.sim.match import ACTION_CAP_PER_HAND, bot_move
+from meldhall.sim.stages import stage_names, start_state
 
 __all__ = [
     "BotResult",
@@ -305,6 +306,8 @@ class DealResult:
         decision_seconds: per bot index, the total seconds spent in ``choose``.
         error: exception text if the deal raised (the deal is then left out of the
             statistics), else ``None``.
+        stage: the stage the deal's hand was played at (:mod:`meldhall.sim.stages`), or
+            ``None`` for the first hand of a game.
     """
 
     deal: int
@@ -314,6 +317,7 @@ class DealResult:
     decision_times: dict[int, dict[int, int]] = field(default_factory=dict)
     decision_seconds: dict[int, float] = field(default_factory=dict)
     error: str | None = None
+    stage: str | None = None
 
 
 @dataclass(frozen=True)
@@ -325,6 +329,14 @@ class _Spec:
     hands_per_deal: int
     options: dict[str, Any]
     first_deal: int = 0
+    stages: tuple[str, ...] = ()
+
+    def stage_of(self, deal: int) -> str | None:
+        """The stage of deal ``deal`` (counted from this tournament's first deal): the
+        stages in turn, by the deal's number."""
+        if not self.stages:
+            return None
+        return self.stages[(self.first_deal + deal) % len(self.stages)]
 
 
 def _bucket(seconds: float) -> int:
@@ -342,7 +354,7 @@ def _play_rotation(spec: _Spec, game_seed: int, rotation: int, seats: list[int],
     rec = GameRecord(rotation=rotation, seats=list(seats))
     bots = [make_bot(spec.bots[b], spec.game) for b in seats]
     rngs = [random.Random(seat_seed(game_seed, rotation, s)) for s in range(spec.players)]
-    state = new_game(spec.game, players=spec.players, seed=game_seed, options=spec.options)
+    state = start_state(spec.game, spec.players, game_seed, spec.options, result.stage)
     result.high_score_wins = bool(type(state).HIGH_SCORE_WINS)
     steps = 0
     while not state.is_terminal:
@@ -376,7 +388,7 @@ def _play_rotation(spec: _Spec, game_seed: int, rotation: int, seats: list[int],
 
 def _play_deal(spec: _Spec, deal: int) -> DealResult:
     game_seed = deal_seed(spec.seed, spec.first_deal + deal)
-    result = DealResult(deal=deal, seed=game_seed)
+    result = DealResult(deal=deal, seed=game_seed, stage=spec.stage_of(deal))
     try:
         for rotation, seats in enumerate(_rotation_indices(len(spec.bots), spec.players)):
             result.games.append(_play_rotation(spec, game_seed, rotation, seats, result))
@@ -465,6 +477,9 @@ class TournamentResult:
         workers: processes (local) or cluster CPUs (Ray) used.
         backend: ``"local"`` or ``"ray"``.
         first_deal: number of the first deal played (see :func:`run_tournament`).
+        stages: the stages the deals were dealt at, in turn (empty: every deal is the first
+            hand of a game).
+        by_stage: per stage, one :class:`BotResult` per bot over that stage's deals.
     """
 
     game: str
@@ -483,6 +498,8 @@ class TournamentResult:
     workers: int = 1
     backend: str = "local"
     first_deal: int = 0
+    stages: list[str] = field(default_factory=list)
+    by_stage: dict[str, list[BotResult]] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[DealResult]:
@@ -512,6 +529,8 @@ class TournamentResult:
             "elo_anchor": {"bot": self.results[0].label if self.results else None,
                            "elo": ELO_ANCHOR},
             "results": [b.to_json() for b in self.results],
+            "stages": list(self.stages),
+            "by_stage": {st: [b.to_json() for b in rs] for st, rs in self.by_stage.items()},
             "hands": sum(len(g.hands) for d in ok for g in d.games),
             "games": sum(len(d.games) for d in ok),
             "actions": sum(g.actions for d in ok for g in d.games),
@@ -756,6 +775,7 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
                    hands_per_deal: int = 1, options: dict[str, Any] | None = None,
                    workers: int | None = None, ray_address: str | None = None,
                    use_ray: bool = False, first_deal: int = 0,
+                   stages: Sequence[str] | None = None,
                    progress: Callable[[DealResult], None] | None = None) -> TournamentResult:
     """Play a paired (duplicate) tournament between bots and summarize it.
 
@@ -781,6 +801,11 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
         use_ray: play the deals as Ray tasks instead of local processes.
         first_deal: number of the first deal: the deals played are ``first_deal`` to
             ``first_deal + deals - 1`` (to extend an earlier tournament with new deals).
+        stages: deal the hands mid-game, at these stages in turn (deal ``i`` at
+            ``stages[i % len(stages)]``; :func:`meldhall.sim.stages.stage_names` lists a
+            game's stages, e.g. ``"contract 7"``, ``"minimum 90"``); the results are then
+            reported per stage (``by_stage``) as well as pooled.  ``None``: every deal is
+            the first hand of a game.
         progress: called with each finished :class:`DealResult` (in completion order).
 
     Returns:
@@ -789,8 +814,8 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
 
     Raises:
         OptionsError: unknown game or bot, bad option, fewer than two bots, ``deals``,
-            ``hands_per_deal`` or ``workers`` below 1, or ``use_ray`` without Ray installed
-            (the message names ``meldhall[ray]``).
+            ``hands_per_deal`` or ``workers`` below 1, an unknown stage, or ``use_ray``
+            without Ray installed (the message names ``meldhall[ray]``).
     """
     names = [str(b).strip() for b in bots]
     if len(names) < 2 or any(not n for n in names):
@@ -811,7 +836,15 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
     new_game(game, players=players, seed=0, options=opts)  # validates game and options early
     if first_deal < 0:
         raise OptionsError(f"the first deal must be 0 or more, not {first_deal}")
-    spec = _Spec(game, players, tuple(names), seed, hands_per_deal, opts, first_deal)
+    stage_list = tuple(stages or ())
+    if stage_list:
+        known = stage_names(game, players, opts)
+        for st in stage_list:
+            if st not in known:
+                raise OptionsError(f"{game} has no stage {st!r}; its stages: "
+                                   f"{', '.join(known)}")
+    spec = _Spec(game, players, tuple(names), seed, hands_per_deal, opts, first_deal,
+                 stage_list)
     start = time.perf_counter()
     if use_ray:
         deal_results, used, setup = _run_ray(spec, deals, ray_address, workers, progress)
@@ -823,8 +856,11 @@ def run_tournament(game: str, players: int, bots: Sequence[str], deals: int, see
         backend = "local"
     seconds = time.perf_counter() - start
     results, timing = _summarize(spec, deal_results)
+    by_stage = {st: _summarize(spec, [d for d in deal_results if d.stage == st])[0]
+                for st in stage_list}
     return TournamentResult(
         game=game, players=players, bots=names, deals=deals, hands_per_deal=hands_per_deal,
         seed=seed, options=dict(options or {}), pairings=pairings(names, players),
         results=results, deal_results=deal_results, timing=timing, seconds=seconds,
-        setup_seconds=setup, workers=used, backend=backend, first_deal=first_deal)
+        setup_seconds=setup, workers=used, backend=backend, first_deal=first_deal,
+        stages=list(stage_list), by_stage=by_stage)

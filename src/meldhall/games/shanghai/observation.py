@@ -33,7 +33,8 @@ __all__ = ["PUBLIC_FIELDS", "ShanghaiObservation"]
 PUBLIC_FIELDS = (
     "hand_no", "dealer", "first_dealer", "scores", "deal_scores", "extra_seats", "turn",
     "_phase", "pile", "melds", "made", "buys", "rebuilds", "contract_now", "jokers_now",
-    "taken", "queue", "upcard_from", "no_supply", "known", "went_out", "_outcome", "n52",
+    "taken", "queue", "upcard_from", "no_supply", "known", "took_kinds", "declined_kinds",
+    "went_out", "_outcome", "n52",
 )
 
 

@@ -281,9 +281,39 @@ def load_position(d: dict[str, Any], *, check_rules: bool = True) -> ShanghaiSta
         log = (log, (int(e[0]), str(e[1]), str(e[2]), str(e[3])))
     s.log = log
     s.log_mark = None
+    s.took_kinds, s.declined_kinds = _interest_from_log(d.get("log", []), n)
     s._cache = None
     _load_staged(s, d)
     return s
+
+
+def _interest_from_log(entries: list[Any], n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The deal's ``took_kinds`` and ``declined_kinds`` (per seat, bitmasks over kinds), read
+    back from the deal's log: a position keeps the log, and these follow from it (the upcards
+    taken or bought, and the discards and declined upcards, each entry naming the kind)."""
+    took = [0] * n
+    declined = [0] * n
+    for entry in entries:
+        e = list(entry) + ["", ""]
+        try:
+            seat = int(e[0])
+        except (TypeError, ValueError):
+            continue
+        if not 0 <= seat < n:
+            continue
+        action, note = str(e[1]), str(e[2])
+        words = action.split() if action.startswith("discard") else note.split()
+        if len(words) < 2 or words[0] not in ("takes", "buys", "declines", "discard"):
+            continue
+        try:
+            kind, _ = parse_kind(words[1])
+        except NotationError:
+            continue  # "takes the joker into hand": an exchange, not the upcard
+        if words[0] in ("takes", "buys"):
+            took[seat] |= 1 << kind
+        else:
+            declined[seat] |= 1 << kind
+    return tuple(took), tuple(declined)
 
 
 def _check_made(s: ShanghaiState, made: int, owners: int) -> None:

@@ -179,8 +179,11 @@ class ShanghaiState(State):
     ``pile`` (card ids, bottom first), ``hands`` (bitmasks), ``melds`` (tuple of
     :class:`TableMeld`, meld N is ``melds[N - 1]``), ``made`` (bitmask of seats that made the
     contract this deal), ``buys`` (per seat, this deal), ``rebuilds`` (this deal), ``known``
-    (per seat, cards publicly known to be in that hand).  Use :meth:`observation` for what a
-    seat may see.
+    (per seat, cards publicly known to be in that hand), ``took_kinds`` and
+    ``declined_kinds`` (per seat, this deal: bitmasks over the 53 kinds, bit ``kind``, of the
+    kinds the seat took or bought from the pile, and of those it discarded or declined as
+    the upcard; what every player saw, kept so that bots need not read the log).  Use
+    :meth:`observation` for what a seat may see.
     """
 
     game_name = "shanghai-rummy"
@@ -193,6 +196,7 @@ class ShanghaiState(State):
         "buys",
         "contract_now",
         "deal_scores",
+        "declined_kinds",
         "dealer",
         "extra_seats",
         "first_dealer",
@@ -217,6 +221,7 @@ class ShanghaiState(State):
         "stages",
         "stock",
         "taken",
+        "took_kinds",
         "turn",
         "upcard_from",
         "went_out",
@@ -241,6 +246,8 @@ class ShanghaiState(State):
     buys: tuple[int, ...]
     rebuilds: int
     known: tuple[int, ...]
+    took_kinds: tuple[int, ...]  # per seat, bit ``kind``: taken or bought this deal
+    declined_kinds: tuple[int, ...]  # per seat, bit ``kind``: discarded or declined this deal
     went_out: int | None
     upcard_from: int  # the seat that discarded the upcard, -1 for the deal's first upcard
     contract_now: bool  # the contract was made this turn
@@ -368,6 +375,7 @@ class ShanghaiState(State):
         self.buys = (0,) * n
         self.rebuilds = 0
         self.known = (0,) * n
+        self.took_kinds = self.declined_kinds = (0,) * n
         self.went_out = None
         self._outcome = None
         self.upcard_from = -1
@@ -1188,13 +1196,21 @@ class ShanghaiState(State):
             s.pile = s.pile[:-1]
             s.hands = _set(s.hands, s.turn, s.hands[s.turn] | (1 << c))
             s.known = _set(s.known, s.turn, s.known[s.turn] | (1 << c))
+            s.took_kinds = _set(s.took_kinds, s.turn,
+                                s.took_kinds[s.turn] | 1 << (c % 52 if c < s.n52 else 52))
             s.taken = c
             s._log(actor, text, f"takes {s._name(c)}")
             s._phase = MELD
             return s
         if t is Draw:
             q = s.buy_offer_order()
-            s._log(actor, text, f"declines {s._name(s.pile[-1])}" if s.pile else "")
+            if s.pile:
+                up = s.pile[-1]
+                s._log(actor, text, f"declines {s._name(up)}")
+                s.declined_kinds = _set(s.declined_kinds, actor, s.declined_kinds[actor]
+                                        | 1 << (up % 52 if up < s.n52 else 52))
+            else:
+                s._log(actor, text, "")
             s.no_supply = bool(s.pile) and not s.penalty_supply_ok()
             if q:
                 s.queue = q
@@ -1246,6 +1262,8 @@ class ShanghaiState(State):
         self.stock = self.stock[:-1]
         self.hands = _set(self.hands, buyer, self.hands[buyer] | (1 << up) | (1 << pen))
         self.known = _set(self.known, buyer, self.known[buyer] | (1 << up))
+        self.took_kinds = _set(self.took_kinds, buyer, self.took_kinds[buyer]
+                               | 1 << (up % 52 if up < self.n52 else 52))
         self.buys = _set(self.buys, buyer, self.buys[buyer] + 1)
         lim = self.buy_limit()
         self._log(buyer, text, f"buys {self._name(up)} with a penalty card (buy "
@@ -1373,6 +1391,8 @@ class ShanghaiState(State):
         self.hands = _set(self.hands, seat, hand)
         self.known = _set(self.known, seat, self.known[seat] & hand)
         self.pile = self.pile + (cid,)
+        self.declined_kinds = _set(self.declined_kinds, seat, self.declined_kinds[seat]
+                                   | 1 << (cid % 52 if cid < self.n52 else 52))
         self.upcard_from = seat
         # format version 1 logged which copy a kind-named discard moved; a legacy replay
         # keeps that note so that its log is unchanged (the uniform choice shows no index)

@@ -19,6 +19,7 @@ async function init() {
   sel.addEventListener("change", onGame);
   $("players").addEventListener("change", seatRows);
   $("seed-field").hidden = !config.allow_seeds;
+  clockChoices();
   onGame();
   listTables();
   showStats();
@@ -34,6 +35,47 @@ function onGame() {
   ps.replaceChildren(...g.players.map((n) => h("option", { value: n, selected: n === g.default_players }, String(n))));
   seatRows();
   optionInputs(g);
+  standInChoices(g);
+}
+
+// ------------------------------------------------------------------ turn clock
+// The server's choices (/api/config clock_choices, seconds); off by default while at most one
+// seat is a person, two minutes (or the nearest choice) once friends play, until changed here.
+let clockTouched = false;
+
+function clockWords(s) {
+  return s < 60 || s % 60 ? `${s} s a decision` : `${s / 60} min a decision`;
+}
+
+function clockChoices() {
+  const sel = $("clock");
+  const choices = config.clock_choices || [];
+  sel.replaceChildren(h("option", { value: "" }, "off"),
+    ...choices.map((c) => h("option", { value: String(c) }, clockWords(c))));
+  sel.addEventListener("change", () => { clockTouched = true; standInShown(); });
+  $("seat-rows").addEventListener("change", clockDefault);
+}
+
+function clockDefault() {
+  if (clockTouched) return;
+  const people = [...document.querySelectorAll("#seat-rows select")].filter((s) => s.value === "human").length;
+  const sel = $("clock");
+  const values = [...sel.options].map((o) => o.value).filter((v) => v);
+  const friendly = values.includes("120") ? "120" : values[values.length - 1] || "";
+  sel.value = people >= 2 ? friendly : "";
+  standInShown();
+}
+
+function standInChoices(g) {
+  const sel = $("stand-in");
+  const prev = sel.value;
+  sel.replaceChildren(...g.bots.map((b) => h("option", { value: b }, `bot — ${b}`)));
+  sel.value = g.bots.includes(prev) ? prev : g.bots.includes("ismcts") ? "ismcts" : g.bots[0];
+  clockDefault();
+}
+
+function standInShown() {
+  $("stand-in-field").hidden = !$("clock").value;
 }
 
 function seatRows() {
@@ -43,6 +85,7 @@ function seatRows() {
   const old = [...rows.querySelectorAll(".seat-row")].map((r) => ({
     name: r.querySelector("input").value, who: r.querySelector("select").value }));
   rows.replaceChildren();
+  queueMicrotask(clockDefault);       // the people seated decide the clock's default
   for (let i = 0; i < n; i++) {
     const prev = old[i];
     const whoDefault = prev ? prev.who : i === 0 ? "human" : "bot:" + (g.bots.includes("heuristic") ? "heuristic" : g.bots[0]);
@@ -175,6 +218,10 @@ $("create").addEventListener("submit", async (ev) => {
     seats.push(who === "human" ? { kind: "human", name } : { kind: "bot", bot: who.slice(4), name });
   }
   const body = { game: game().name, players: n, seats, options: readOptions(), bot_pause: +$("pause").value };
+  if ($("clock").value) {
+    body.turn_clock = +$("clock").value;
+    body.takeover_bot = $("stand-in").value;
+  }
   // the seed as its digits: a number past 2**53 would be rounded by JavaScript
   if (config.allow_seeds && $("seed").value.trim()) body.seed = $("seed").value.trim();
   $("create-btn").disabled = true;

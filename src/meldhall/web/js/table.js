@@ -11,6 +11,7 @@ import {
 import { renderFelt } from "./felt.js";
 import { animateMoves, initAnimationToggle } from "./motion.js";
 import { recordGame } from "./stats.js";
+import { renderWatch } from "./takeover.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -257,6 +258,7 @@ function render() {
   renderActions();
   renderAdmin();
   renderFinished();
+  renderWatch(msg, { tableId, token, role, mySeat, onError: showRefusal });   // turn clock, stand-in bot
 }
 
 // ------------------------------------------------------------------ the cards drawn
