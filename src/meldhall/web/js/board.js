@@ -105,46 +105,68 @@ export function scorePanel(obs, names) {
   return tbl;
 }
 
-/** Each seat: name, cards held, connection, and what the game shows about it. */
-export function playersPanel(obs, seats, names, mySeat, toAct) {
-  const box = h("div.players");
-  obs.hand_sizes.forEach((size, seat) => {
-    const info = seats && seats[seat];
-    const card = h("div.player" + (toAct.includes(seat) ? ".to-act" : "") + (seat === mySeat ? ".me" : ""),
-                   { "data-seat": seat });
-    const title = h("div.player-name", seatName(names, seat, mySeat));
-    if (info) {
-      title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
-        info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
-      if (info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
-    }
-    card.append(title);
-    const facts = h("div.player-facts", h("span", `${size} card${size === 1 ? "" : "s"}`));
-    if (obs.red_threes && obs.red_threes[seat] && obs.red_threes[seat].length) {
-      facts.append(h("span", "red threes:"), cardRow(obs.red_threes[seat], { small: true }));
-    }
-    if (obs.kitty_sizes) {
-      facts.append(h("span.kitty", obs.kitty_taken && obs.kitty_taken[seat] ? "kitty taken"
-                                   : `kitty ${obs.kitty_sizes[seat]}`));
-    }
-    if (obs.canasta_types && obs.canasta_types[seat]) {
-      facts.append(canastaTypesRow(obs.canasta_types[seat]));
-    }
-    if (obs.buys) {
-      facts.append(h("span", `buys ${obs.buys[seat]}${obs.buy_limit !== null && obs.buy_limit !== undefined ? "/" + obs.buy_limit : ""}`));
-    }
-    if (obs.made_contract) {
-      facts.append(h("span" + (obs.made_contract[seat] ? ".made" : ""), obs.made_contract[seat] ? "contract made" : "no contract yet"));
-    }
-    card.append(facts);
-    const known = obs.known_in_hand && obs.known_in_hand[seat];
-    if (known && known.length && seat !== mySeat) {
-      card.append(h("div.known", h("span.dim", "known in hand:"), cardRow(known, { small: true, fan: true })));
-    }
-    box.append(card);
-  });
-  if (obs.canasta_types) box.append(canastaLegend());
-  return box;
+/** Sides that hold more than one seat (partnerships): side number -> its colour index (0, 1,
+ *  …), so that a side's seat plates and its melds carry the same colour.  Empty when every side
+ *  is one seat (Shanghai, Railroad Canasta, cutthroat). */
+export function partnershipColours(obs) {
+  const out = new Map();
+  if (isShanghai(obs) || !obs.side_of) return out;
+  sides(obs).forEach((seats, side) => { if (seats.length > 1) out.set(side, out.size); });
+  return out;
+}
+
+/** A row of small card backs for a hand of `size` cards (at most 10 drawn; the number says
+ *  it all to a screen reader). */
+function handBacks(size) {
+  const row = h("span.hand-backs", { "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(size, 10); i++) row.append(h("span.mini-back"));
+  return row;
+}
+
+/** One seat's plate at the table: name, who plays it (bot, online, away), the turn, the dealer,
+ *  the cards held (as small backs and a number), and what the game shows of it (red threes,
+ *  kitty, Railroad canasta types, Shanghai buys and contract, the cards known in its hand). */
+export function seatPlate(obs, seat, info, names, mySeat, toAct) {
+  const size = obs.hand_sizes[seat];
+  const acting = toAct.includes(seat);
+  const colours = partnershipColours(obs);
+  const side = obs.side_of ? obs.side_of[seat] : seat;
+  const colour = colours.has(side) ? colours.get(side) : null;
+  const card = h("div.player" + (acting ? ".to-act" : "") + (seat === mySeat ? ".me" : "")
+    + (colour !== null ? `.side-colour-${colour}` : ""), { "data-seat": seat });
+  const title = h("div.player-name", h("span.seat-name", seatName(names, seat, mySeat)));
+  if (info && (info.kind === "bot" || seat !== mySeat)) {
+    // who plays the seat (the viewer's own seat is online: it says nothing)
+    title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
+      info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
+  }
+  if (info && info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
+  if (obs.dealer === seat) title.append(" ", h("span.badge.dealer", { title: "the dealer of this hand" }, "dealer"));
+  if (acting) title.append(" ", h("span.badge.to-play", "to play"));
+  card.append(title);
+  const facts = h("div.player-facts", h("span.held", handBacks(size), `${size} card${size === 1 ? "" : "s"}`));
+  if (obs.red_threes && obs.red_threes[seat] && obs.red_threes[seat].length) {
+    facts.append(h("span.red-threes", h("span", "red threes:"), cardRow(obs.red_threes[seat], { small: true, fan: true })));
+  }
+  if (obs.kitty_sizes) {
+    facts.append(h("span.kitty", obs.kitty_taken && obs.kitty_taken[seat] ? "kitty taken"
+                                 : `kitty ${obs.kitty_sizes[seat]}`));
+  }
+  if (obs.canasta_types && obs.canasta_types[seat]) {
+    facts.append(canastaTypesRow(obs.canasta_types[seat]));
+  }
+  if (obs.buys) {
+    facts.append(h("span", `buys ${obs.buys[seat]}${obs.buy_limit !== null && obs.buy_limit !== undefined ? "/" + obs.buy_limit : ""}`));
+  }
+  if (obs.made_contract) {
+    facts.append(h("span" + (obs.made_contract[seat] ? ".made" : ""), obs.made_contract[seat] ? "contract made" : "no contract yet"));
+  }
+  card.append(facts);
+  const known = obs.known_in_hand && obs.known_in_hand[seat];
+  if (known && known.length && seat !== mySeat) {
+    card.append(h("div.known", h("span.dim", "known in hand:"), cardRow(known, { small: true, fan: true })));
+  }
+  return card;
 }
 
 /** The four Railroad canasta types (RR-6.9), what each is made of and its bonus (RR-13.2). */
@@ -180,22 +202,25 @@ export function canastaLegend() {
     list.append(h("dt", k), h("dd", text.slice(k.length + 2)));
   }
   return h("details.canasta-legend", { id: "canasta-legend" },
-    h("summary", "Canasta types: red, black, wild, sevens — what they mean"),
+    h("summary", "Canasta types (red, black, wild, sevens): what they mean"),
     list,
     h("p.dim", "✓ completed, · not yet. To go out a player needs one canasta of each type (",
       ruleLink("RR-11.1"), ")."));
 }
 
-/** Stock, pile (frozen / blocked), upcard. */
+/** The middle of the table: the stock (a face-down stack and its size), the discard pile (its
+ *  last cards fanned, the top one whole; frozen, blocked), and in Shanghai the contract of the
+ *  deal, the stock's rebuilds and the upcard taken. */
 export function centerPanel(obs) {
   const box = h("div.center");
-  const stock = h("div.stock", { "aria-label": `stock: ${obs.stock_size} cards` },
-                  obs.stock_size > 0 ? cardSVG(null) : h("div.empty-slot"),
+  const stock = h("div.stock", { "aria-label": `stock: ${obs.stock_size} cards`, role: "img" },
+                  h("div.stock-stack" + (obs.stock_size > 1 ? ".deep" : ""), obs.stock_size > 0 ? cardSVG(null) : h("div.empty-slot")),
                   h("div.count", `stock ${obs.stock_size}`));
   box.append(stock);
   const pile = obs.pile || [];
   const top = pile.length ? pile[pile.length - 1] : null;
-  const pileBox = h("div.pile", { "aria-label": `discard pile: ${pile.length} cards` });
+  const pileBox = h("div.pile" + (obs.pile_frozen ? ".frozen" : ""), { "aria-label": `discard pile: ${pile.length} cards`
+    + (top ? `, ${cardLabel(top)} on top` : "") + (obs.pile_frozen ? ", frozen" : "") });
   const stack = h("div.pile-stack");
   const shown = pile.slice(-5);
   shown.forEach((t, i) => stack.append(h("span.card-wrap" + (i === shown.length - 1 ? ".top" : ""), { title: cardLabel(t) }, cardSVG(t))));
@@ -210,7 +235,9 @@ export function centerPanel(obs) {
   pileBox.append(badges);
   box.append(pileBox);
   if (isShanghai(obs)) {
-    box.append(h("div.facts", h("div", `rebuilds ${obs.rebuilds}`),
+    box.append(h("div.facts",
+      obs.contract ? h("div.contract", h("strong", `Contract ${obs.contract.number}: `), obs.contract.text) : null,
+      h("div", `rebuilds ${obs.rebuilds}`),
       obs.taken_upcard ? h("div", `upcard taken: ${cardLabel(obs.taken_upcard)}`) : null));
   }
   return box;
@@ -229,44 +256,111 @@ export function meldLabel(m) {
   return `${m.rank} \u00d7${naturals}` + (wild.length ? ` + ${wild.join(" ")}` : "");
 }
 
-/** Melds per side (canasta games) or the table's melds (Shanghai). */
-export function meldsPanel(obs, names, mySeat) {
-  const box = h("div.melds");
+/** A canasta's top card, as players square it up: a natural canasta shows a red card, a mixed
+ *  one a black card (the wild canasta a wild card, the sevens a seven). */
+function canastaTopCard(m) {
+  const cards = (m.cards || []).map((t) => [t, parseCard(t)]).filter(([, c]) => c);
+  const natural = cards.filter(([, c]) => !c.joker && c.rank !== "2");
+  const red = natural.find(([, c]) => c.suit === "H" || c.suit === "D");
+  const black = natural.find(([, c]) => c.suit === "S" || c.suit === "C");
+  const pick = m.canasta === "natural" || m.canasta === "red" ? red || black
+    : m.canasta === "mixed" || m.canasta === "black" ? black || red : natural[0];
+  return (pick || cards[0] || [null])[0];
+}
+
+/** What kind of canasta a meld is, in words: "natural canasta" (CC-6.6), "red canasta" (RR-6.9). */
+function canastaName(m) {
+  return `${m.canasta} canasta`;
+}
+
+/** One meld on the table: its label and its cards fanned; a canasta (seven cards or more) is
+ *  squared up into a stack — its top card, its size and its kind (natural or mixed; red, black,
+ *  wild or sevens in Railroad Canasta) — every card named in its title and accessible name. */
+export function meldView(obs, m) {
   if (isShanghai(obs)) {
-    if (!obs.melds.length) box.append(h("p.dim", "No melds yet."));
-    const bySeat = new Map();
-    for (const m of obs.melds) {
-      if (!bySeat.has(m.owner)) bySeat.set(m.owner, []);
-      bySeat.get(m.owner).push(m);
-    }
-    for (const [owner, melds] of bySeat) {
-      const side = h("div.side", h("h3", seatName(names, owner, mySeat)));
-      for (const m of melds) {
-        side.append(h("div.meld", { title: prettyNotation(m.cards) },
-          h("div.meld-label", `#${m.number} ${m.kind}`), cardRow(m.physical, { small: true, fan: true })));
+    return h("div.meld", { title: prettyNotation(m.cards), "data-meld": m.number },
+      h("div.meld-label", `#${m.number} ${m.kind}`),
+      cardRow(m.physical, { small: true, fan: true }));
+  }
+  const label = h("div.meld-label", { title: `${m.size} cards: ${m.spec}` }, meldLabel(m));
+  if (m.closed) label.append(" ", h("span.badge", "closed"));
+  if (!m.canasta) {
+    return h("div.meld", { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true }));
+  }
+  const what = canastaName(m);
+  const kind = h("span.canasta-kind.badge.canasta-" + m.canasta,
+    { title: TYPE_TEXT[m.canasta] || what }, m.canasta);
+  const pile = h("div.canasta-stack", { role: "img", "aria-label": `${what} of ${m.size} cards: ${prettyNotation(m.cards.join(" "))}` },
+    h("span.card-wrap", cardSVG(canastaTopCard(m), { small: true })),
+    h("span.canasta-size", { "aria-hidden": "true" }, `\u00d7${m.size}`), kind);
+  return h("div.meld.canasta." + m.canasta, { title: `${what}: ${prettyNotation(m.cards.join(" "))}` }, label, pile);
+}
+
+/** The table's melds, by owner: one zone per side (canasta games) or per seat that has melded
+ *  (Shanghai), each with its owner's name, the side's minimum count (canasta: before its first
+ *  meld) and its melds.  Keys: the side (canasta) or seat (Shanghai) of each zone. */
+export function meldZones(obs, names, mySeat) {
+  const colours = partnershipColours(obs);
+  const zones = [];
+  if (isShanghai(obs)) {
+    obs.hand_sizes.forEach((_, seat) => {
+      const melds = (obs.melds || []).filter((m) => m.owner === seat);
+      const head = h("h3", h("span", seatName(names, seat, mySeat)));
+      const staged = seat === mySeat ? (obs.staged || []).length : 0;
+      if (staged) {
+        // the contract's progress while this seat stages it (SH-8.1)
+        const need = contractMelds(obs.contract);
+        head.append(" ", h("span.badge.meld-count" + (need && staged >= need ? ".enough" : ""),
+          `staged: ${staged} of ${need || "?"} melds of the contract`));
       }
-      box.append(side);
-    }
-    return box;
+      const zone = h("div.meld-zone.side" + (melds.length ? "" : ".empty"),
+        { "data-seat": seat, "aria-label": `melds of ${seatName(names, seat, mySeat)}` }, head);
+      const list = h("div.meld-list");
+      if (!melds.length) list.append(h("p.dim.no-melds", "no melds"));
+      for (const m of melds) list.append(meldView(obs, m));
+      zone.append(list);
+      zones.push({ key: seat, seats: [seat], zone });
+    });
+    return zones;
   }
   sides(obs).forEach((seats, side) => {
     const melds = obs.melds[side] || [];
-    const title = obs.side_of && Math.max(...obs.side_of) + 1 < obs.players
-      ? sideNames(obs, names, side) : seatName(names, seats[0], mySeat);
-    const sec = h("div.side", h("h3", title + (seats.includes(mySeat) ? " \u2014 your side" : "")));
-    if (!melds.length) sec.append(h("p.dim", "no melds"));
-    for (const m of melds) {
-      const cls = m.canasta ? `.canasta.${m.canasta}` : "";
-      const label = h("div.meld-label", { title: `${m.size} cards: ${m.spec}` }, meldLabel(m));
-      if (m.canasta) {
-        label.append(" ", h("span.badge.canasta-" + m.canasta,
-          TYPE_TEXT[m.canasta] ? { title: TYPE_TEXT[m.canasta] } : {}, `${m.canasta} canasta`));
-      }
-      if (m.closed) label.append(" ", h("span.badge", "closed"));
-      sec.append(h("div.meld" + cls, { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true })));
+    const team = seats.length > 1;
+    const title = team ? sideNames(obs, names, side) : seatName(names, seats[0], mySeat);
+    const mine = seats.includes(mySeat);
+    const head = h("h3", h("span", title + (team && mine ? " \u2014 your side" : "")));
+    const min = Array.isArray(obs.minimums) ? obs.minimums[side] : null;
+    const staging = mine && (obs.staged || []).length > 0;
+    if (!melds.length && staging && min !== null && min !== undefined) {
+      // the running count of the melds this seat has staged, against the minimum (CC-7.1)
+      const count = obs.staged_count || 0;
+      head.append(" ", h("span.badge.meld-count" + (count >= min ? ".enough" : ""),
+        { title: "the count of your staged melds against your side's minimum for its first meld" },
+        `staged: count ${count} of ${min}`));
+    } else if (!melds.length && min !== null && min !== undefined) {
+      head.append(" ", h("span.badge.minimum", { title: "the minimum count of this side's first meld (its cards' points)" },
+        `first meld ${min}+`));
     }
-    box.append(sec);
+    const colour = colours.has(side) ? colours.get(side) : null;
+    const zone = h("div.meld-zone.side" + (colour !== null ? `.side-colour-${colour}` : "") + (melds.length ? "" : ".empty"),
+      { "data-side": side, "aria-label": `melds of ${title}` }, head);
+    const list = h("div.meld-list");
+    if (!melds.length) list.append(h("p.dim.no-melds", "no melds"));
+    for (const m of melds) list.append(meldView(obs, m));
+    zone.append(list);
+    zones.push({ key: side, seats, zone });
   });
+  return zones;
+}
+
+/** Melds per side (canasta games) or per seat (Shanghai), the zones one after the other (the
+ *  end-of-hand panel; the table places each zone in front of its seat). */
+export function meldsPanel(obs, names, mySeat) {
+  const box = h("div.melds");
+  const zones = meldZones(obs, names, mySeat);
+  const shown = isShanghai(obs) ? zones.filter((z) => (obs.melds || []).some((m) => m.owner === z.key)) : zones;
+  if (!shown.length) box.append(h("p.dim", "No melds yet."));
+  for (const z of shown) box.append(z.zone);
   return box;
 }
 
@@ -355,7 +449,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", ln.label), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(ln.label)), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -369,7 +463,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? g.label : `${g.count} lines`), h("td.num", String(g.points))));
+      h("td", g.count === 1 ? notationNodes(g.label) : `${g.count} lines`), h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
       h("details.all-lines", h("summary", `all ${r.lines.length} lines`),
         h("table.lines", h("tbody", lineRows)))));

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options, bots) and list this browser's tables.
 
 import { api, absolute, forgetTable, GAME_TITLES, h, knownTables, rememberTable } from "./api.js";
+import { isCounted, levelWords, profileId, recordGame, resetStats, statsRows } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -21,6 +22,7 @@ async function init() {
   clockChoices();
   onGame();
   listTables();
+  showStats();
 }
 
 function game() {
@@ -296,9 +298,51 @@ async function listTables() {
     api("GET", `/api/tables/${encodeURIComponent(t.table)}`, { token: t.token })
       .then((s) => {
         status.textContent = s.finished ? "finished" : `in play, ${s.hands_scored} hand${s.hands_scored === 1 ? "" : "s"} scored`;
+        if (s.finished && t.role === "seat") countFinished(t);
       })
       .catch((e) => { status.textContent = e.status === 404 ? "gone" : "?"; });
   }
+}
+
+// ------------------------------------------------------------------ statistics
+// A finished game of a seat this browser held, not counted yet (it ended while no page of it
+// was open): its view at the end says who won.
+async function countFinished(t) {
+  if (isCounted(t.table)) return;
+  try {
+    const m = await api("GET", `/api/tables/${encodeURIComponent(t.table)}/view`, { token: t.token });
+    if (recordGame(t.table, m)) showStats();
+  } catch { /* gone or unreachable: counted another time */ }
+}
+
+function showStats() {
+  $("stats-profile").textContent = `profile ${profileId()}`;
+  const box = $("stats");
+  const rows = statsRows();
+  if (!rows.length) {
+    box.replaceChildren(h("p.dim", "No finished game yet."));
+    return;
+  }
+  const body = h("tbody");
+  const total = { played: 0, won: 0 };
+  for (const r of rows) {
+    total.played += r.played;
+    total.won += r.won;
+    body.append(h("tr", { "data-game": r.game, "data-level": r.level },
+      h("td", GAME_TITLES[r.game] || r.game), h("td", levelWords(r.level)),
+      h("td.num", String(r.played)), h("td.num", String(r.won)),
+      h("td.num", r.played ? `${Math.round((100 * r.won) / r.played)}%` : "\u2014")));
+  }
+  const table = h("table.stats-table", { id: "stats-table" },
+    h("thead", h("tr", h("th", "Game"), h("th", "Opponents"), h("th.num", "Played"), h("th.num", "Won"), h("th.num", "Won %"))),
+    body,
+    h("tfoot", h("tr", h("th", "All games"), h("th", ""), h("td.num", String(total.played)), h("td.num", String(total.won)),
+      h("td.num", total.played ? `${Math.round((100 * total.won) / total.played)}%` : "\u2014"))));
+  const reset = h("button.small", { type: "button", id: "stats-reset" }, "reset the statistics");
+  reset.addEventListener("click", () => {
+    if (confirm("Forget every game counted in this browser?")) { resetStats(); showStats(); }
+  });
+  box.replaceChildren(h("div.stats-scroll", table), h("p", reset));
 }
 
 init();

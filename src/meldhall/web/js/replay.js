@@ -8,9 +8,8 @@
 
 import { api, apiText, fragment, h } from "./api.js";
 import { sortCards } from "./cards.js";
-import {
-  cardRow, centerPanel, headerInfo, logPanel, meldsPanel, playersPanel, scorePanel, scoreSheet, setYouLabel,
-} from "./board.js";
+import { cardRow, headerInfo, logPanel, scorePanel, scoreSheet, setYouLabel } from "./board.js";
+import { renderFelt } from "./felt.js";
 
 setYouLabel("(viewing)");
 
@@ -67,9 +66,7 @@ function render(r, seat) {
   $("step-label").textContent = `step ${r.step} of ${r.steps}` + (r.action ? ` — ${r.action}` : "");
   const common = { to_act: r.to_act, finished: r.finished };
   $("header").replaceChildren(headerInfo(obs, common, names, seat));
-  $("players").replaceChildren(playersPanel(obs, null, names, seat, r.to_act));
-  $("center").replaceChildren(centerPanel(obs));
-  $("melds").replaceChildren(meldsPanel(obs, names, seat));
+  renderFelt($("felt"), obs, null, names, seat, r.to_act);
   $("scores-box").replaceChildren(scorePanel(obs, names));
   $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names, seat));
   $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total));

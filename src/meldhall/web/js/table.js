@@ -5,9 +5,12 @@
 import { api, apiText, absolute, fragment, h, rememberTable, ruleLink, tableEntry, withRuleLinks } from "./api.js";
 import { actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
 import {
-  breakdown, centerPanel, cardRow, handTitle, headerInfo, logPanel, meldsPanel, playersPanel,
-  scorePanel, scoreSheet, seatName, stagedPanel,
+  breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, scorePanel, scoreSheet, seatName,
+  stagedPanel,
 } from "./board.js";
+import { renderFelt } from "./felt.js";
+import { animateMoves, initAnimationToggle } from "./motion.js";
+import { recordGame } from "./stats.js";
 import { renderWatch } from "./takeover.js";
 
 const $ = (id) => document.getElementById(id);
@@ -95,6 +98,7 @@ function onMessage(m) {
       rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
       break;
     case "state": {
+      const before = msg;
       noteDrawn(msg, m);
       msg = m;
       if (pending !== null && tableVersion(m) !== pendingVersion) {
@@ -106,6 +110,8 @@ function onMessage(m) {
       const info = focusInfo();
       render();
       restoreFocus(info, afterMove && pending === null);
+      if (before && before.view && m.view) animateMoves(before.view.observation, m.view.observation, mySeat);
+      if (role === "seat" && m.common.finished) recordGame(tableId, m);
       if (pending === null) afterMove = false;
       if (pending === null && queued.length) sendAction(queued.shift(), true);
       break;
@@ -235,9 +241,7 @@ function render() {
   const toAct = common.to_act;
   $("header").replaceChildren(headerInfo(obs, common, nm, mySeat));
   document.title = (toAct.includes(mySeat) && !common.finished ? "\u25cf Your move \u2014 " : "") + "meldhall";
-  $("players").replaceChildren(playersPanel(obs, msg.seats, nm, mySeat, toAct));
-  $("center").replaceChildren(centerPanel(obs));
-  $("melds").replaceChildren(meldsPanel(obs, nm, mySeat));
+  renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct);
   $("scores-box").replaceChildren(scorePanel(obs, nm));
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
@@ -380,14 +384,17 @@ function renderHandOver() {
     restoreFocus({ card: null, action: null, inActions: true }, true);
   });
   const parts = [h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)), close)];
-  if (obs) {
-    parts.push(h("h3", "Final melds"), meldsPanel(obs, nm, mySeat));
-  } else {
-    parts.push(h("p.dim", "The next hand was dealt before this page saw the table; the lines below list the melds scored."));
-  }
   const bd = breakdown(oc, live, nm, mySeat);
   bd.querySelector("h4").remove();     // the panel's title says it
   parts.push(h("h3", "Score"), bd);
+  if (obs) {
+    // the score first; the final melds (still on the table until the next deal) folded away
+    // on a narrow screen, where they would push the rest of the page far down
+    parts.push(h("details.final-melds", { open: window.innerWidth > 900 },
+      h("summary", "Final melds"), meldsPanel(obs, nm, mySeat)));
+  } else {
+    parts.push(h("p.dim", "The next hand was dealt before this page saw the table; the lines above list the melds scored."));
+  }
   box.replaceChildren(...parts);
   box.hidden = false;
 }
@@ -407,6 +414,7 @@ function renderHand() {
   selection = selection.filter((c) => hand.includes(c));
   const box = $("hand");
   box.replaceChildren();
+  box.style.setProperty("--n", String(Math.max(hand.length, 1)));   // the fan's overlap (CSS)
   const stagedCards = (obs.hand || []).length - hand.length;
   $("hand-count").textContent = role !== "seat" ? ""
     : stagedCards ? `(${hand.length}, and ${stagedCards} in staged melds)` : `(${hand.length})`;
@@ -774,6 +782,14 @@ $("typed").addEventListener("submit", (ev) => {
   input.value = "";
 });
 document.addEventListener("keydown", (ev) => {
+  // the arrow keys move along the hand's cards (Tab does too, card by card)
+  if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && ev.target.classList
+      && ev.target.classList.contains("card-btn")) {
+    const cards = [...$("hand").querySelectorAll(".card-btn")];
+    const next = cards[cards.indexOf(ev.target) + (ev.key === "ArrowRight" ? 1 : -1)];
+    if (next) { next.focus(); ev.preventDefault(); }
+    return;
+  }
   if (ev.key === "Escape" && selection.length) {
     const info = focusInfo();
     selection = [];
@@ -783,5 +799,6 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
+initAnimationToggle($("anim-toggle"));
 connect();
 void absolute;
