@@ -93,6 +93,9 @@ def test_the_clock_runs_out_a_bot_plays_for_me_and_i_take_my_seat_back(clock_ser
     expect(banner).to_contain_text("A bot is playing for you (your clock ran out).")
     expect(page.locator("#take-back")).to_have_text("Take my seat back")
     expect(page.locator("#actions")).to_be_hidden()
+    # the header no longer says "Your move", and my plate says who plays my seat
+    expect(page.locator(".turn.mine")).to_have_count(0)
+    expect(page.locator('.player.me')).to_contain_text("heuristic playing for you")
     expect(page.locator("#table-notices")).to_contain_text(
         "Bot (heuristic) plays for Alice: the clock ran out (5 s)")
     assert srv.view(table, token)["seats"][0]["takeover"] == "clock"

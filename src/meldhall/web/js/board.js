@@ -66,7 +66,7 @@ export function phaseText(obs, mine) {
 }
 
 /** Title line: game, hand, contract, whose turn. */
-export function headerInfo(obs, common, names, mySeat) {
+export function headerInfo(obs, common, names, mySeat, seats) {
   const parts = [GAME_TITLES[obs.game] || obs.game];
   if (isShanghai(obs)) {
     parts.push(`deal ${obs.deal}`);
@@ -76,15 +76,20 @@ export function headerInfo(obs, common, names, mySeat) {
   }
   const toAct = (common && common.to_act) || obs.to_act || [];
   let turn = "";
+  let mine = false;
   if (common && common.finished) turn = "Game over";
   else if (toAct.length) {
     const who = toAct.map((s) => seatName(names, s, mySeat)).join(", ");
     const what = phaseText(obs, toAct.includes(mySeat));
-    if (toAct.includes(mySeat)) turn = what ? `Your move: ${what}` : "Your move";
+    // a stand-in bot playing this page's seat: the move is not the player's to make
+    const standIn = !!(seats && seats[mySeat] && seats[mySeat].takeover);
+    mine = toAct.includes(mySeat) && !standIn;
+    if (mine) turn = what ? `Your move: ${what}` : "Your move";
+    else if (toAct.includes(mySeat)) turn = "A bot is playing your move";
     else turn = `Waiting for ${who}` + (what ? ` ${what}` : "");
   }
   return h("div.header-info", h("span.game-title", parts.join(" \u00b7 ")),
-           turn ? h("span.turn" + (toAct.includes(mySeat) ? ".mine" : ""), turn) : null);
+           turn ? h("span.turn" + (mine ? ".mine" : ""), turn) : null);
 }
 
 /** Scores (and minimum counts) per side. */
@@ -138,7 +143,9 @@ export function seatPlate(obs, seat, info, names, mySeat, toAct) {
   if (info && (info.kind === "bot" || seat !== mySeat)) {
     // who plays the seat (the viewer's own seat is online: it says nothing)
     title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
-      info.kind === "bot" ? `bot: ${info.bot}` : info.connected ? "online" : "away"));
+      info.kind !== "bot" ? (info.connected ? "online" : "away")
+        : info.takeover ? `${info.bot} playing for ${seat === mySeat ? "you" : "them"}`
+        : `bot: ${info.bot}`));
   }
   if (info && info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
   if (obs.dealer === seat) title.append(" ", h("span.badge.dealer", { title: "the dealer of this hand" }, "dealer"));

@@ -239,8 +239,10 @@ function render() {
   const common = msg.common;
   const nm = names();
   const toAct = common.to_act;
-  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat));
-  document.title = (toAct.includes(mySeat) && !common.finished ? "\u25cf Your move \u2014 " : "") + "meldhall";
+  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats));
+  const standIn = !!(msg.seats[mySeat] && msg.seats[mySeat].takeover);
+  document.title = (toAct.includes(mySeat) && !common.finished && !standIn
+    ? "\u25cf Your move \u2014 " : "") + "meldhall";
   renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct);
   $("scores-box").replaceChildren(scorePanel(obs, nm));
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
