@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from meldhall.bots.view import ObservationView
 from meldhall.game import Action
@@ -59,6 +60,8 @@ from meldhall.games.shanghai.rules import (
 from meldhall.games.shanghai.solver import SolverRules, contract_options, deficiency
 
 __all__ = ["ShanghaiHeuristicBot"]
+
+_A = TypeVar("_A")
 
 
 def _counts(hand: int, n52: int) -> list[int]:
@@ -179,6 +182,25 @@ def _deficiency(counts: tuple[int, ...], contract: ContractRule, rules: SolverRu
 def _contract_options(counts: tuple[int, ...], contract: ContractRule,
                       rules: SolverRules) -> tuple[Contract, ...]:
     return tuple(contract_options(counts, contract, rules))
+
+
+def _least(candidates: Sequence[_A], key: Callable[[_A], tuple]) -> _A:
+    """The candidate with the least ``(key(a), str(a))``: the notation, a fixed order, breaks
+    ties, and is written out only when there is a tie to break."""
+    best = candidates[0]
+    best_key = key(best)
+    best_text: str | None = None
+    for a in candidates[1:]:
+        k = key(a)
+        if k < best_key:
+            best, best_key, best_text = a, k, None
+        elif k == best_key:
+            text = str(a)
+            if best_text is None:
+                best_text = str(best)
+            if text < best_text:
+                best, best_text = a, text
+    return best
 
 
 def _kind_bits(mask: int) -> list[int]:
@@ -319,10 +341,9 @@ class ShanghaiHeuristicBot:
         return a if a in legal else (WITHDRAW_ALL if staged else None)
 
     def _best_contract(self, v: _View, contracts: Sequence[Contract]) -> Contract:
-        best = contracts[0]  # the first key is always taken, then perhaps beaten
-        best_key = None
         table = list(v.melds)
-        for a in contracts:
+
+        def key(a: Contract) -> tuple:
             left = list(v.counts)
             for m in a.melds:
                 for k in m.natural_kinds():
@@ -337,10 +358,9 @@ class ShanghaiHeuristicBot:
                 if left[k] and not fit.fits(k):
                     cost += left[k] * card_points(k, v.opts)
                     stuck += left[k]
-            key = (sum(left) > 0 and stuck, cost, sum(left), str(a))
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        return best
+            return (sum(left) > 0 and stuck, cost, sum(left))
+
+        return _least(contracts, key)
 
     def _swap_target(self, v: _View, kind: int, fit: _Fit) -> bool:
         """True if ``kind`` releases a table joker that could then be laid off."""
@@ -427,30 +447,25 @@ class ShanghaiHeuristicBot:
     def _discard_before(self, v: _View, discards) -> Action:
         danger = self._danger(v)
         taken = v.p["taken"]
-        best = discards[0]  # the first key is always taken, then perhaps beaten
-        best_key = None
-        for a in discards:
+        taken_kind = -1 if taken < 0 else (taken % 52 if taken < v.n52 else JOKER_KIND)
+
+        def key(a: Discard) -> tuple:
             k = a.kind
             c = list(v.counts)
             c[k] -= 1
-            d = v.deficiency(c)
-            key = (d, self._partners(v, v.counts, k) + danger.get(k, 0),
-                   -card_points(k, v.opts), str(a))
-            if taken >= 0 and k == (taken % 52 if taken < v.n52 else JOKER_KIND):
-                key = (key[0], key[1] + 1) + key[2:]
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        return best
+            return (v.deficiency(c),
+                    self._partners(v, v.counts, k) + danger.get(k, 0) + (k == taken_kind),
+                    -card_points(k, v.opts))
+
+        return _least(discards, key)
 
     def _discard_after(self, v: _View, discards) -> Action:
         danger = self._danger(v)
         fit = v.table_fit()
-        best = discards[0]  # the first key is always taken, then perhaps beaten
-        best_key = None
-        for a in discards:
+
+        def key(a: Discard) -> tuple:
             k = a.kind
-            key = (k == JOKER_KIND, fit.fits(k), danger.get(k, 0) > 2,
-                   -card_points(k, v.opts), danger.get(k, 0), str(a))
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        return best
+            return (k == JOKER_KIND, fit.fits(k), danger.get(k, 0) > 2,
+                    -card_points(k, v.opts), danger.get(k, 0))
+
+        return _least(discards, key)
