@@ -248,6 +248,12 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
          "one standard error on the selection's own samples",
          "the search believed discards were safe that the other hands wanted; the levels now "
          "deal by inference and confirm a challenger on fresh deals"),
+        ("superseded-shanghai-rummy-normal-staged-discard-baseline.json",
+         "Shanghai Rummy 4 players with staged melding, the search's reference move at a "
+         "staging decision a discard (the heuristic named no whole contract among the "
+         "planning actions, so the move kept unless beaten never made the contract)",
+         "the heuristic now plans the whole contract it would stage (`plan`), and the search "
+         "starts from it"),
     ]
     for name, what, then in superseded:
         path = RESULTS / name
