@@ -818,6 +818,14 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
                             "aria-pressed") == "false")
             page.click(f'#hand button[data-card="{card}"]')
 
+    # a refusal names cards as the table shows them: "you do not hold K♥" (SH-6.2)
+    held = {c.split("/")[0] for c in server.view(t["table"], toks[me])["view"]["observation"][
+        "hand"]}
+    absent = next(c for c in ("KH", "KS", "KD", "KC", "3H", "3S") if c not in held)
+    page.fill("#typed-action", f"discard {absent}")
+    page.press("#typed-action", "Enter")
+    expect(page.locator("#refusal")).to_contain_text(f"you do not hold {label(absent)}")
+
     select(first)
     page.click(f'#actions .action-buttons button.primary[data-action="{first}"]')
     status = page.locator("#staged .staged-status")

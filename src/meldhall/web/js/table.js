@@ -3,7 +3,10 @@
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
 import { api, apiText, absolute, fragment, h, rememberTable, ruleLink, tableEntry, withRuleLinks } from "./api.js";
-import { actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, sortCards, usesAll } from "./cards.js";
+import {
+  actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, prettyNotation, sortCards,
+  usesAll,
+} from "./cards.js";
 import {
   breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, scorePanel, scoreSheet, seatName,
   stagedPanel,
@@ -179,7 +182,9 @@ function showRefusal(m) {
   // the refusal may sit below the fold of a scrolled panel: bring it into view
   requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   if (m.rule_id) {
-    box.append(h("strong", "Refused "), ruleLink(m.rule_id, ".rule"), ": ", ...withRuleLinks(m.reason));
+    // the rule's sentence names cards as the table shows them (Q♥, not QH)
+    box.append(h("strong", "Refused "), ruleLink(m.rule_id, ".rule"), ": ",
+      ...withRuleLinks(prettyNotation(m.reason)));
   } else if (m.code === "stale_version") {
     box.append(h("strong", "Not applied: "), "the table had moved on. Look again and choose.");
   } else {
