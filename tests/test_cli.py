@@ -243,6 +243,30 @@ def test_play_refusals_name_the_seats():
     assert s.seat_names("the upcard is being offered to seat 3; seat 0 may not act now") == \
         "the upcard is being offered to the heuristic bot (seat 3); you may not act now"
     assert s.seat_names("it is seat 0's turn") == "it is your turn"
+    # the verb agrees with "you" (it read "you is being offered the upcard")
+    assert s.seat_names("seat 0 is being offered the upcard; seat 0 has no buy left") == \
+        "you are being offered the upcard; you have no buy left"
+
+
+def test_play_refusal_names_cards_with_suit_symbols():
+    # Shanghai, three players, seed 1: the human (seat 0) is offered the upcard first, so a
+    # draw is refused, said to "you"; a refusal naming a card writes it K♥ (SH-6.2)
+    r = run("play", "shanghai-rummy", "--players", "3", "--seed", "1", "--bots", "heuristic",
+            input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "you are being offered the upcard" in r.output
+    from meldhall.cli.play import Session
+    from meldhall.errors import IllegalActionError
+
+    import io
+
+    from rich.console import Console
+
+    s = Session("shanghai-rummy", 3, 0, 1, ["heuristic"], {}, None)
+    buf = io.StringIO()
+    s.console = Console(file=buf, width=100)
+    s.refused(IllegalActionError("SH-6.2", "you do not hold KH"))
+    assert "Refused (SH-6.2): you do not hold K\u2665" in buf.getvalue()
 
 
 # --------------------------------------------------------------------------- hint

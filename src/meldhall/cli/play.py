@@ -35,6 +35,7 @@ from meldhall.cli.render import (
     legal_view,
     log_line,
     log_text,
+    notation_text,
     order_actions,
     outcome_view,
     score_sheet,
@@ -50,6 +51,8 @@ EOF = object()
 HINT_BOT = "ismcts"
 #: ``seat 2`` or ``seat 2's`` in a refusal's reason.
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
+_YOU_VERB = re.compile(r"\byou (is|has|was|does)\b")
+_YOU_FORMS = {"is": "are", "has": "have", "was": "were", "does": "do"}
 
 
 class Session:
@@ -271,12 +274,14 @@ class Session:
                 return ("your" if before_a_word else "yours") if owner else "you"
             who = f"the {self.names[seat]} bot (seat {seat})"
             return f"the {self.names[seat]} bot's (seat {seat})" if owner else who
-        return _SEAT.sub(name, text)
+        # "seat 0 is being offered" said to seat 0: "you are being offered"
+        return _YOU_VERB.sub(lambda m: "you " + _YOU_FORMS[m.group(1)], _SEAT.sub(name, text))
 
     def refused(self, exc: IllegalActionError) -> None:
         t = Text("Refused ", style="bold red")
         t.append(f"({exc.rule_id})", style="bold red")
-        t.append(f": {self.seat_names(exc.reason)}")
+        t.append(": ")
+        t.append(notation_text(self.seat_names(exc.reason)))  # cards as the table shows them
         self.console.print(t)
         self.console.print(f"Read the rule with 'rules {exc.rule_id}'; 'legal' lists your "
                            "legal actions.", style="dim", markup=False)
