@@ -32,6 +32,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from meldhall.bots.ismcts import LEVELS
+from meldhall.sim.stages import stage_names
 from meldhall.sim.tournament import elo_from_win_fraction, run_tournament, student_t_quantile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +47,7 @@ TITLES = {"classic-canasta": "Classic Canasta", "railroad-canasta": "Railroad Ca
 
 
 def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
-         resume: bool, first_deal: int = 0) -> dict:
+         resume: bool, first_deal: int = 0, stages: list[str] | None = None) -> dict:
     path = RESULTS / (f"strength-{game}-{tag}.json" if not first_deal
                       else f"strength-{game}-{tag}-from{first_deal}.json")
     if resume and path.exists():
@@ -58,7 +59,8 @@ def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
                   TimeElapsedColumn(), transient=False) as bar:
         task = bar.add_task("deals", total=deals)
         res = run_tournament(game, players, [bot, "heuristic"], deals, seed, workers=workers,
-                             first_deal=first_deal, progress=lambda _d: bar.advance(task))
+                             first_deal=first_deal, stages=stages,
+                             progress=lambda _d: bar.advance(task))
     data = res.to_json()
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n")
@@ -216,6 +218,38 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
             lines.append(
                 f"| {TITLES[g]} | {level} | {_budget(g, level)} | {t['decisions']} | "
                 f"{t['median_s'] * 1000:.0f} ms | {t['p95_s'] * 1000:.0f} ms | {limits[level]} |")
+    staged_runs = {g: meta["by_stage"][g] for g in games if g in meta.get("by_stage", {})}
+    if staged_runs:
+        lines += [
+            "",
+            "## By stage of the game",
+            "",
+            "The rows above deal the first hand of a game only.  Here the paired deals are "
+            "dealt at every stage of a game in turn (`run_tournament(..., stages=...)`, "
+            "`meldhall.sim.stages`): each Shanghai Rummy contract, and each canasta "
+            "minimum-count band (every side starting the hand at the band's lowest score).  "
+            "The number of deals was fixed before the run; each stage has its share of them, "
+            "so a stage's interval is wide and the pooled row is the test.",
+            "",
+            "| game | stage | paired deals | mean score difference per hand | 95 % CI | result |",
+            "|---|---|---|---|---|---|",
+        ]
+        for g, d in staged_runs.items():
+            for stage in d["stages"]:
+                a = _bot({"results": d["by_stage"][stage]}, "ismcts")
+                if a["mean_score_diff"] is None or not a["ci95"]:
+                    lines.append(f"| {TITLES[g]} | {stage} | {a['deals']} | — | — | "
+                                 "too few deals |")
+                    continue
+                lo, hi = a["ci95"]
+                lines.append(f"| {TITLES[g]} | {stage} | {a['deals']} | "
+                             f"{a['mean_score_diff']:+.1f} | [{lo:+.1f}, {hi:+.1f}] | "
+                             f"{_verdict(lo, hi)} |")
+            a = _bot(d, "ismcts")
+            lo, hi = a["ci95"]
+            lines.append(f"| {TITLES[g]} | **all stages** | {a['deals']} | "
+                         f"**{a['mean_score_diff']:+.1f}** | [{lo:+.1f}, {hi:+.1f}] | "
+                         f"{_verdict(lo, hi)} |")
     lines += [
         "",
         "## How the bot searches",
@@ -285,6 +319,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before-staging", action="append", default=[], metavar="GAME",
                     help="mark GAME's saved results as measured before staged melding (a "
                     "re-measurement is pending); repeatable")
+    ap.add_argument("--stages", action="store_true",
+                    help="also play --stage-deals paired deals per game dealt at every stage of "
+                    "a game in turn (each Shanghai contract, each canasta minimum band)")
+    ap.add_argument("--stage-deals", type=int, default=300,
+                    help="paired deals of the --stages run per game (300)")
     ap.add_argument("--tournaments-only", action="store_true",
                     help="only play the normal-level tournaments (no latency runs, no report)")
     args = ap.parse_args(argv)
@@ -308,6 +347,15 @@ def main(argv: list[str] | None = None) -> int:
         latency[(g, "normal")] = _timing(runs[g], "ismcts")
         a = _bot(runs[g], "ismcts")
         print(f"{g}: ismcts {a['mean_score_diff']:+.1f} per hand, CI {a['ci95']}", flush=True)
+    by_stage = {}
+    for g in games if not args.latency_only else []:
+        path = RESULTS / f"strength-{g}-normal-stages.json"
+        if args.stages:
+            by_stage[g] = _run(g, "ismcts", args.stage_deals, args.seed, args.workers,
+                               "normal-stages", args.resume,
+                               stages=stage_names(g, GAMES[g]))
+        elif path.exists():
+            by_stage[g] = json.loads(path.read_text())
     if args.tournaments_only:
         return 0
     for g in games:
@@ -319,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     meta = {"date": time.strftime("%Y-%m-%d"), "seed": args.seed, "seconds": time.time() - t0,
             "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-            "before_staging": args.before_staging}
+            "before_staging": args.before_staging, "by_stage": by_stage}
     write_report(args.out, games, runs, latency, meta)
     print(f"wrote {args.out}")
     return 0
