@@ -10,10 +10,14 @@ import pytest
 from meldhall.errors import OptionsError
 from meldhall.rules_text import RULE_FILES, find_rule, player_rules, rule_ids, rules_text
 from meldhall.rules_text.players import (
+    Rewrite,
+    apply_rewrites,
+    convention_blocks,
     derive,
     fingerprint,
     house_rules,
     overrides,
+    rewrites,
     spec_blocks,
     strip_annotations,
 )
@@ -25,6 +29,18 @@ SECTION = re.compile(r"^## (\d+)\. .*$", re.MULTILINE)
 
 def blocks_of(text: str, kind: str = "rule") -> dict[str, str]:
     return {b.key: b.text for b in spec_blocks(text) if b.kind == kind}
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def said_for_players(game: str, key: str, spec_block: str) -> str:
+    """A spec block without its notes and with the game's sentence rewrites for it."""
+    from meldhall.rules_text.players import _tidy
+
+    found = [rw for rw in rewrites(game) if rw.key == key]
+    return apply_rewrites(_tidy(strip_annotations(spec_block)[0]), found)[0]
 
 
 # --------------------------------------------------------------------------- what is left out
@@ -62,6 +78,60 @@ def test_text_is_clean(game):
     assert "\n\n\n" not in text and text.endswith("\n") and not text.endswith("\n\n")
 
 
+#: What the specification says to its developers and players never read: each phrase with the
+#: reason it is not the players' (a pattern, case ignored).
+DEVELOPER_PHRASES = {
+    r"\bimplement": "an implementation, what it implements",
+    r"\bengines?\b": "the engine and its obligations",
+    r"\bdeck index": "deck indices: cards are shown by rank and suit only",
+    r"\bjoker index": "joker indices",
+    r"\bcard's identity|\bjoker's identity|\ban identity made of|such an identity":
+        "a card's identity as data (a joker's declared card is the players')",
+    r"\bobjects?\b": "program objects",
+    r"\btrack(ed|s|ing)?\b": "tracking cards, in the program's sense",
+    r"\bstate machine|\bsub-phase": "the program's states",
+    r"\batomic\b": "atomic actions",
+    r"\bvalidated\b": "validation",
+    r"\bis bounded|\bare bounded|\bcounter\b": "the program's bound and counter",
+    r"\bdocumented\b": "the program's documentation",
+    r"\bsearch bot\b": "what bots must do with public information",
+    r"\bas input\b|\bis supplied\b|\bderived figures\b": "the program's inputs",
+    r"must not offer|\bis offered only while|must reject|must not force": "what the program offers",
+    r"treated as hidden": "what a display or bot must do",
+    r"\b(remains|stays) valid\b": "the program's history",
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_developer_voice(game):
+    """The players' text says what happens at the table and what meldhall does, never what an
+    implementation must do."""
+    text = words(player_rules(game))
+    for phrase, why in DEVELOPER_PHRASES.items():
+        m = re.search(phrase, text, re.IGNORECASE)
+        assert m is None, f"{why}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
+    # the specification does speak so: the list finds what it is meant to find
+    spec = " ".join(strip_annotations(b.text)[0] for b in spec_blocks(rules_text(game))
+                    if b.kind in ("rule", "edge_cases"))
+    assert sum(bool(re.search(p, spec, re.IGNORECASE)) for p in DEVELOPER_PHRASES) >= 4
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_list_ends_before_the_next_paragraph(game):
+    """An unindented line right after a list item would be read by Markdown as part of that
+    item (CC-6.9 "A commit that fails …", RR-11.7 "\"Go out\" is not offered …"): the players'
+    text puts a blank line between."""
+    in_list = False
+    for n, line in enumerate(player_rules(game).splitlines(), 1):
+        if not line.strip():
+            in_list = False
+        elif re.match(r"\s*([-*] |\d+\. )", line):
+            in_list = True
+        elif not line.startswith(" "):
+            assert not in_list or line.startswith("|"), (n, line)
+            in_list = False
+
+
 # --------------------------------------------------------------------------- what is kept
 
 
@@ -85,8 +155,8 @@ def test_rules_keep_their_words_tables_and_examples(game):
     for rid, spec in spec_rules.items():
         if rid in hand:
             continue
-        expected = " ".join(strip_annotations(spec)[0].split())
-        got = " ".join(players_rules[rid].split())
+        expected = words(said_for_players(game, rid, spec))
+        got = words(players_rules[rid])
         assert got.startswith(expected.rstrip(".")), rid
         rest = got[len(expected):].strip(" .")
         assert rest == "" or rest.startswith("*House rule"), (rid, rest[:80])
@@ -152,7 +222,7 @@ def test_opening_and_closing(game):
 def test_hand_written_passages_match_the_current_spec(game):
     """A passage written by hand names the fingerprint of the spec text it replaces; when the
     spec changes the passage is no longer used, and this test says which one to write again."""
-    blocks = {b.key: b for b in spec_blocks(rules_text(game))}
+    blocks = {b.key: b for b in spec_blocks(rules_text(game)) + convention_blocks()}
     for key, ov in overrides(game).items():
         assert key in blocks, f"hand_written/{RULE_FILES[game]}: no block {key} in the spec"
         now = blocks[key].fingerprint
@@ -160,7 +230,7 @@ def test_hand_written_passages_match_the_current_spec(game):
             f"hand_written/{RULE_FILES[game]}: the spec's {key} changed (fingerprint {now}, the "
             f"passage was written from {ov.spec_fingerprint}): read it and write the passage "
             "again")
-        if key != "preamble":
+        if blocks[key].kind == "rule":
             assert ov.text.startswith(f"**{key}**"), key
         assert ov.text in player_rules(game)
 
@@ -172,6 +242,98 @@ def test_a_stale_passage_gives_way_to_the_derived_text():
     sh81 = derived.split("**SH-8.1**", 1)[1].split("**SH-8.2**", 1)[0]
     assert "they put down" in sh81 and "contract done" not in sh81
     assert fingerprint("a\n\n") == fingerprint("a")
+
+
+# --------------------------------------------------------------------------- sentence rewrites
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rewritten_sentences_match_the_current_spec(game):
+    """Each rewrite names a sentence of the spec as it reads without its notes; when the spec
+    changes that sentence the rewrite no longer applies, and this test says which to write
+    again."""
+    from meldhall.rules_text.players import _tidy
+
+    blocks = {b.key: b for b in spec_blocks(rules_text(game))}
+    found = rewrites(game)
+    assert found, f"hand_written/{RULE_FILES[game]} has no sentence rewrites"
+    for rw in found:
+        assert rw.key in blocks, f"hand_written/{RULE_FILES[game]}: no block {rw.key} in the spec"
+        text = _tidy(strip_annotations(blocks[rw.key].text)[0])
+        n = len(rw.pattern().findall(text))
+        assert n == 1, (f"hand_written/{RULE_FILES[game]}: {rw.key}: the spec sentence "
+                        f"{rw.spec[:70]!r}… is found {n} times (once expected): the spec has "
+                        "changed; read it and write the rewrite again")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rewritten_rules_keep_their_ids(game):
+    """A rule with a rewritten sentence is still that rule, under its ID and in its place; the
+    players read the new sentence and not the spec's."""
+    players = blocks_of(player_rules(game))
+    edge = player_rules(game).split("## Edge cases\n", 1)[1]
+    for rw in rewrites(game):
+        block = edge if rw.key == "edge_cases" else find_rule(game, rw.key, players=True)
+        if rw.key != "edge_cases":
+            assert block.startswith(f"**{rw.key}**"), rw.key
+            assert block.strip() == players[rw.key].strip()
+        assert rw.players in words(block), (rw.key, rw.players[:60])
+        assert rw.spec not in words(block), (rw.key, rw.spec[:60])
+    assert rule_ids(game, players=True) == rule_ids(game)
+
+
+def test_a_stale_rewrite_gives_way_to_the_spec_sentence():
+    spec = rules_text("railroad-canasta").replace("An implementation supports 2 to 8 players.",
+                                                  "An implementation supports 2 to 9 players.")
+    derived = derive(spec, "railroad-canasta", overrides("railroad-canasta"),
+                     rewrites("railroad-canasta"))
+    rr12 = derived.split("**RR-1.2**", 1)[1].split("**RR-1.3**", 1)[0]
+    assert "An implementation supports 2 to 9 players." in rr12     # the spec reaches players
+    assert "meldhall plays" not in rr12
+    rw = Rewrite("X-1.1", "a b.", "c.")
+    assert apply_rewrites("a\n  b. a b.", [rw]) == ("a\n  b. a b.", [rw])   # twice: unused
+    assert apply_rewrites("x a\n  b. y", [rw]) == ("x c. y", [])
+
+
+def test_stage_bound_is_the_games():
+    """The players' text names the canasta games' bound on stage actions per turn."""
+    from meldhall.games.canasta.engine import STAGE_LIMIT
+
+    cc = find_rule("classic-canasta", "CC-6.9", players=True)
+    rr = find_rule("railroad-canasta", "RR-6.11", players=True)
+    assert f"at most {STAGE_LIMIT} stage actions in one turn" in words(cc)
+    assert f"at most {STAGE_LIMIT} stage actions per turn" in words(rr)
+
+
+def test_lettered_item_rewrapped_without_a_hanging_indent():
+    from meldhall.rules_text.players import _reflow
+
+    long = "(d) " + "word " * 30
+    assert all(not line.startswith(" ") for line in _reflow(long.strip()).splitlines())
+    item = "- " + "word " * 30
+    assert all(line.startswith("  ") for line in _reflow(item.strip()).splitlines()[1:])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_card_notation_is_what_players_type(game):
+    """The card notation closing the players' text speaks of how cards are shown and typed, not
+    of deck indices, and every action it gives as an example is one the game reads."""
+    from meldhall import new_game
+
+    text = player_rules(game)
+    notation = text.split("### Card notation\n", 1)[1].split("### Seats", 1)[0]
+    assert "deck index" not in notation and "meldhall chooses" in notation
+    state = new_game(game, seed=1)
+    examples = [t for t in re.findall(r"`([^`]+)`", notation)
+                if t.split()[0] in ("meld", "add", "discard", "stage", "take")]
+    assert len(examples) >= 1
+    for example in examples:
+        state.parse_action(example)          # raises NotationError if the game does not read it
+    if game == "shanghai-rummy":
+        assert str(state.parse_action("stage 7S 7H Jk(7♦)")) == "stage 7S 7H JK=7D"
+        assert "`7♥/0`" in notation          # how the rules' examples tell copies apart
+    else:
+        assert str(state.parse_action("meld 8H 8♥ 8")) == "meld 8 8 8"   # suits ignored
 
 
 # --------------------------------------------------------------------------- the removal itself

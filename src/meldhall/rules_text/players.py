@@ -23,11 +23,22 @@ every time, so that the two can never disagree:
 
 Rule IDs, sections, worked examples, tables and edge cases are kept as they are.  The few
 passages that the removal alone would leave unclear (Railroad Canasta's opening, which speaks of
-its seeds, and two Shanghai Rummy rules whose decision notes say how they are played) are
-written by hand in ``hand_written/GAME.md``.  Each of them records a fingerprint of the
-specification text it was written from and is used only while that text is unchanged; when it
-changes, the derived text is used instead and ``tests/rules/test_player_rules.py`` fails until
-the passage is written again, so a change of the specification always reaches the players.
+its seeds, two Shanghai Rummy rules whose decision notes say how they are played, and the card
+notation, which the specification writes for the developers) are written by hand in
+``hand_written/GAME.md``.  Each of them records a fingerprint of the specification text it was
+written from and is used only while that text is unchanged; when it changes, the derived text is
+used instead and ``tests/rules/test_player_rules.py`` fails until the passage is written again,
+so a change of the specification always reaches the players.
+
+The specification also speaks to the developers within rules whose content is for everybody
+("an implementation supports 2 to 8 players", "the engine offers …", deck indices).  Such a
+sentence is said as a player reads it by a **sentence rewrite**, also in
+``hand_written/GAME.md``: the block it belongs to (a rule ID, or ``edge_cases``), the spec's
+sentence as it reads without its notes (line breaks do not matter) and the players' sentence
+(:class:`Rewrite`).  Only that sentence is replaced; the rest of the block is derived as usual.
+The spec's sentence is its own fingerprint: when the specification changes it, the rewrite finds
+nothing to replace, the players read the new spec sentence, and the tests fail (the sentence is
+not found, and the players' text speaks as a developer again) until the rewrite is written again.
 """
 
 from __future__ import annotations
@@ -41,9 +52,10 @@ from importlib import resources
 
 from meldhall.rules_text.spec import RULE_FILES, rules_text
 
-__all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "derive",
-           "fingerprint", "house_rule_note", "house_rules", "overrides", "player_rules",
-           "spec_blocks", "strip_annotations"]
+__all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "Rewrite",
+           "apply_rewrites", "convention_blocks", "derive", "fingerprint", "house_rule_note",
+           "house_rules", "overrides", "player_rules", "rewrites", "spec_blocks",
+           "strip_annotations"]
 
 HOUSE_RULES_HEADING = "## House rules"
 EDGE_CASES_HEADING = "## Edge cases"
@@ -61,7 +73,8 @@ _OPTION_REF = re.compile(r"`([a-z][a-z0-9_]*)(?:\s*=[^`]*)?`")
 class Block:
     """A piece of the specification: ``kind`` is ``title``, ``preamble``, ``audit``, ``rule``
     (``key`` = its ID), ``heading``, ``text`` (anything else inside a section), ``rule_line``
-    (``---``), ``house_rules`` or ``edge_cases``."""
+    (``---``), ``house_rules`` or ``edge_cases``; or, from the specification's README,
+    ``conventions`` (:func:`convention_blocks`)."""
 
     kind: str
     key: str
@@ -264,6 +277,28 @@ def _tidy(text: str) -> str:
 
 #: A line that starts a list item, a lettered item or a table row.
 _MARKER = re.compile(r"(\([a-z]\) |[-*] |\d+\. |\|)")
+#: A line that starts a Markdown list item.
+_LIST_ITEM = re.compile(r"\s*([-*] |\d+\. )")
+
+
+def _end_lists(text: str) -> str:
+    """A blank line between a list and the unindented line that follows it.
+
+    The specification sometimes goes on with its rule right after a list ("- … last item.\n
+    A commit that fails …"); Markdown reads such a line as the last item's continuation, so
+    the terminal and the web page would show it inside that item."""
+    out: list[str] = []
+    in_list = False
+    for line in text.split("\n"):
+        if not line.strip():
+            in_list = False
+        elif _LIST_ITEM.match(line):
+            in_list = True
+        elif in_list and not line.startswith((" ", "|", "#")):
+            out.append("")
+            in_list = False
+        out.append(line)
+    return "\n".join(out)
 
 
 def _reflow(text: str, width: int = 96, longest: int = 100) -> str:
@@ -291,8 +326,10 @@ def _reflow(text: str, width: int = 96, longest: int = 100) -> str:
             m = _MARKER.match(first.lstrip())
             if len(item) > 1:
                 hang = item[1][:len(item[1]) - len(item[1].lstrip())]
+            elif m and not _LETTERED.match(m.group(1)):
+                hang = indent + " " * len(m.group(1))     # a list item's continuation
             else:
-                hang = indent + (" " * len(m.group(1)) if m else "")
+                hang = indent      # a lettered item "(a) …" is a line of its paragraph
             words = " ".join(line.strip() for line in item)
             out.append(textwrap.fill(words, width=width, initial_indent=indent,
                                      subsequent_indent=hang, break_on_hyphens=False,
@@ -377,26 +414,90 @@ _OVERRIDE = re.compile(
     re.MULTILINE | re.DOTALL)
 
 
-def overrides(game: str) -> dict[str, Override]:
-    """The hand-written passages of ``game`` (``hand_written/GAME.md``), by block key."""
+def _hand_written(game: str) -> str:
     path = resources.files("meldhall.rules_text").joinpath("hand_written", RULE_FILES[game])
-    if not path.is_file():
-        return {}
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def overrides(game: str) -> dict[str, Override]:
+    """The hand-written passages of ``game`` (``hand_written/GAME.md``), by block key (a rule
+    ID, ``preamble``, or a section of the spec's README: ``card-notation``)."""
     found = {}
-    for m in _OVERRIDE.finditer(path.read_text(encoding="utf-8")):
+    for m in _OVERRIDE.finditer(_hand_written(game)):
         found[m.group("key")] = Override(m.group("key"), m.group("fp"), m.group("text").strip())
     return found
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """One sentence of the specification said as a player reads it (``hand_written/GAME.md``).
+
+    Attributes:
+        key: the block the sentence is in: a rule ID (``CC-4.1``) or ``edge_cases``.
+        spec: the spec's sentence as it reads without its notes (what :func:`strip_annotations`
+            leaves); compared word for word, line breaks and runs of spaces aside.
+        players: the sentence the players read instead (line breaks do not matter).
+    """
+
+    key: str
+    spec: str
+    players: str
+
+    def pattern(self) -> re.Pattern[str]:
+        """``spec`` as a pattern allowing any white space between its words."""
+        return re.compile(r"\s+".join(re.escape(w) for w in self.spec.split()))
+
+
+_REWRITE = re.compile(
+    r"^<!-- players: (?P<key>\S+) sentence -->\n(?P<spec>.*?)\n<!-- reads -->\n(?P<text>.*?)\n"
+    r"<!-- end -->$", re.MULTILINE | re.DOTALL)
+
+
+def rewrites(game: str) -> list[Rewrite]:
+    """The sentence rewrites of ``game`` (``hand_written/GAME.md``), in file order."""
+    return [Rewrite(m.group("key"), " ".join(m.group("spec").split()),
+                    " ".join(m.group("text").split()))
+            for m in _REWRITE.finditer(_hand_written(game))]
+
+
+def apply_rewrites(text: str, found: list[Rewrite]) -> tuple[str, list[Rewrite]]:
+    """``text`` (one block, notes removed) with each rewrite's sentence replaced; also returns
+    the rewrites whose sentence it does not hold exactly once (the spec has changed: those
+    sentences stay as the spec has them)."""
+    unused = []
+    for rw in found:
+        matches = list(rw.pattern().finditer(text))
+        if len(matches) != 1:
+            unused.append(rw)
+            continue
+        text = text[:matches[0].start()] + rw.players + text[matches[0].end():]
+    return text, unused
+
+
 # ------------------------------------------------------------------------------ the text
-def _conventions() -> str:
-    """Card notation and seats, from the specification's README."""
+def convention_blocks() -> list[Block]:
+    """The sections of the specification's README that close the players' text: ``Card
+    notation`` and ``Seats`` (kind ``conventions``, key ``card-notation`` / ``seats``)."""
     readme = resources.files("meldhall.rules_text").joinpath("README.md").read_text("utf-8")
     out = []
     for title in ("Card notation", "Seats"):
         m = re.search(rf"^## {title}\n(.*?)(?=^## |\Z)", readme, re.MULTILINE | re.DOTALL)
         if m:
-            out.append(f"### {title}\n\n{_tidy(strip_annotations(m.group(1))[0])}")
+            out.append(Block("conventions", title.lower().replace(" ", "-"), m.group(1)))
+    return out
+
+
+def _conventions(hand_written: dict[str, Override]) -> str:
+    """Card notation and seats, from the specification's README (or a hand-written passage)."""
+    out = []
+    for b in convention_blocks():
+        title = "Card notation" if b.key == "card-notation" else "Seats"
+        ov = hand_written.get(b.key)
+        if ov is not None and ov.spec_fingerprint == b.fingerprint:
+            body = ov.text
+        else:
+            body = _tidy(strip_annotations(b.text)[0])
+        out.append(f"### {title}\n\n{body}")
     return "## Card notation and seats\n\n" + "\n\n".join(out)
 
 
@@ -414,9 +515,18 @@ def _introduction(game: str, blocks: list[Block]) -> str:
             f"begin with {prefix}. Card notation and seat numbers are explained at the end.")
 
 
-def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None) -> str:
-    """The players' text of one specification (see the module's docstring)."""
+def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None,
+           sentences: list[Rewrite] | None = None) -> str:
+    """The players' text of one specification (see the module's docstring): ``hand_written``
+    passages by block key (:func:`overrides`) and ``sentences`` rewritten (:func:`rewrites`)."""
     hand_written = hand_written or {}
+    by_block: dict[str, list[Rewrite]] = {}
+    for rw in sentences or []:
+        by_block.setdefault(rw.key, []).append(rw)
+
+    def said_for_players(key: str, text: str) -> str:
+        return apply_rewrites(text, by_block.get(key, []))[0]
+
     blocks = spec_blocks(spec)
     table = next((b for b in blocks if b.kind == "house_rules"), None)
     options = {r.name: r for r in house_rules(table)} if table else {}
@@ -436,7 +546,7 @@ def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None
                 parts.pop()           # the audit's own rule line goes with it
         elif b.kind == "rule":
             text, notes = strip_annotations(b.text)
-            text = _tidy(text)
+            text = said_for_players(b.key, _tidy(text))
             named = []
             for note in notes:
                 named += [n for n in _OPTION_REF.findall(note) if n in options]
@@ -446,7 +556,7 @@ def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None
         elif b.kind == "house_rules":
             parts.append(_house_rules_section(b))
         elif b.kind == "edge_cases":
-            text = _tidy(strip_annotations(b.text)[0])
+            text = said_for_players(b.key, _tidy(strip_annotations(b.text)[0]))
             parts.append(EDGE_CASES_HEADING + text[text.index("\n"):])
         elif b.kind == "rule_line":
             parts.append("---")
@@ -454,9 +564,9 @@ def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None
             text = _tidy(strip_annotations(b.text)[0])
             if text:
                 parts.append(text)
-    parts.append(_conventions())
+    parts.append(_conventions(hand_written))
     text = "\n\n".join(p.strip("\n") for p in parts if p.strip())
-    return _reflow(text) + "\n"
+    return _reflow(_end_lists(text)) + "\n"
 
 
 def _preamble(text: str) -> str:
@@ -482,4 +592,4 @@ def player_rules(game: str) -> str:
     Raises:
         OptionsError: no rules for that game name.
     """
-    return derive(rules_text(game), game, overrides(game))
+    return derive(rules_text(game), game, overrides(game), rewrites(game))
