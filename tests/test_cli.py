@@ -354,6 +354,26 @@ def test_rules_are_the_players_rules(game):
     assert re.findall(r"^\*\*([A-Z]{2}-\d+\.\d+)\*\*", raw, re.MULTILINE) == rule_ids(game)
 
 
+@pytest.mark.parametrize("game", list(RULE_FILES))
+def test_rules_tables_keep_every_word_at_80_columns(game):
+    """The house-rules tables wrap long option names instead of cutting them with "…"
+    (it printed ``hidden_canasta_bon…``)."""
+    import io
+
+    from rich.console import Console
+
+    from meldhall.cli.render import RulesMarkdown
+    from meldhall.rules_text import player_rules
+
+    buf = io.StringIO()
+    Console(file=buf, width=80).print(RulesMarkdown(player_rules(game)))
+    text = buf.getvalue()
+    assert not re.search(r"\w\u2026", text)  # a cell cut short ends in a letter and "…"
+    names = {"classic-canasta": "hidden_canasta_bonus", "railroad-canasta": "minimum_count_table",
+             "shanghai-rummy": "go_out_without_discard"}
+    assert names[game] in text
+
+
 def test_rules_one_rule_without_its_tags():
     # RR-11.1 carries seed citations and a decision note naming its house rule in the spec
     for extra in ((), ("--raw",)):

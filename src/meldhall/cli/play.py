@@ -32,6 +32,7 @@ from meldhall.cli.common import (
 )
 from meldhall.cli.games import UIS
 from meldhall.cli.render import (
+    RulesMarkdown,
     legal_view,
     log_line,
     log_text,
@@ -293,7 +294,7 @@ class Session:
             self.console.print("Which rule? e.g. 'rules CC-8.5'", style="red")
             return
         try:
-            self.console.print(Markdown(find_rule(self.game, rule_id, players=True)))
+            self.console.print(RulesMarkdown(find_rule(self.game, rule_id, players=True)))
         except MeldhallError as exc:
             self.console.print(Text(str(exc), style="red"))
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.markdown import Markdown, TableElement
 from rich.markup import escape
 from rich.padding import Padding
 from rich.panel import Panel
@@ -348,3 +349,30 @@ def to_act_text(seat: int, names: Sequence[str] | None, what: str) -> Text:
     t.append(seat_label(seat, names))
     t.append(f" ({what})")
     return t
+
+
+class _FoldingTable(TableElement):
+    """A Markdown table whose cells wrap long words (an option name such as
+    ``hidden_canasta_bonus``) onto the next line instead of cutting them with "…"."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = Table(box=box.SIMPLE, pad_edge=False, style="markdown.table.border",
+                      show_edge=True, collapse_padding=True)
+        rows = [[c.content for c in row.cells] for row in self.body.rows] if self.body else []
+        if self.header is not None and self.header.row is not None:
+            for i, column in enumerate(self.header.row.cells):
+                heading = column.content.copy()
+                heading.stylize("markdown.table.header")
+                # room for the column's longest word (an option name), within reason
+                longest = max((len(w) for r in rows if i < len(r)
+                               for w in r[i].plain.split()), default=0)
+                table.add_column(heading, overflow="fold", min_width=min(longest, 24))
+        for row in rows:
+            table.add_row(*row)
+        yield table
+
+
+class RulesMarkdown(Markdown):
+    """Rich's Markdown for the rules: tables keep every word of every cell at any width."""
+
+    elements = {**Markdown.elements, "table_open": _FoldingTable}

@@ -8,7 +8,7 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
+from meldhall.cli.render import RulesMarkdown
 
 from meldhall.cli.app import app
 from meldhall.cli.common import handle_errors, out
@@ -63,7 +63,7 @@ def rules_command(
         return
     console = out()
     # lettered items "(a) … (b) …" of a rule keep their own lines
-    body = text if raw else Markdown(re.sub(r"\n(\([a-z]\) )", r"  \n\1", text))
+    body = text if raw else RulesMarkdown(re.sub(r"\n(\([a-z]\) )", r"  \n\1", text))
     if pager:
         with console.pager(styles=True):
             console.print(body, markup=False)
