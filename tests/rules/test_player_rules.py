@@ -373,3 +373,16 @@ def test_find_rule_in_the_players_text():
         find_rule("classic-canasta", "CC-99.1", players=True)
     with pytest.raises(OptionsError, match="no rules for 'chess'"):
         player_rules("chess")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_source_names(game):
+    """The players' text names no published source ("(Pagat)", "(Britannica; still no
+    discard)" in the house-rules table); what the remark says stays; option values keep their
+    names (`"pagat"`)."""
+    text = player_rules(game)
+    assert not re.search(r"\b(Pagat|Britannica|Hoyle)\b", text)
+    if game == "classic-canasta":
+        assert '`"may_meld_first"` (still no discard)' in text
+        assert '`"leave"` (stays on top, blocks first player)' in text
+        assert '"pagat"' in text

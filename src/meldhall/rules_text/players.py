@@ -62,6 +62,9 @@ EDGE_CASES_HEADING = "## Edge cases"
 
 _RULE_START = re.compile(r"^\*\*([A-Z]{2}-\d+\.\d+)\*\*")
 _SEED_WORD = re.compile(r"\bseeds?\b", re.IGNORECASE)
+#: A published source named in a remark (the option values ``"pagat"``, ``"britannica"`` are
+#: lower case and stay).
+_SOURCE = re.compile(r"\b(?:Pagat|Britannica|Hoyle)\b[:;,]?\s*")
 _TAG_START = re.compile(r"\[(seed|decision):")
 _LETTERED = re.compile(r"\([a-z]\) ")
 #: An option named in a decision note: `name` or `name = value`.
@@ -238,6 +241,14 @@ def _drop_seed_remarks(text: str) -> str:
             break
         end = _close(text, j, "(", ")")
         inner = text[j + 1:end - 1]
+        if _SOURCE.search(inner):
+            # "(Pagat)", "(Pagat: stays on top, …)", "(Britannica; still no discard)": the
+            # source's name goes, what it says stays
+            inner = _SOURCE.sub("", inner).strip()
+            before = text[i:j]
+            out.append(before + "(" + inner + ")" if inner else before.rstrip(" "))
+            i = end
+            continue
         if not _SEED_WORD.search(inner):
             out.append(text[i:j + 1])
             i = j + 1
