@@ -396,6 +396,39 @@ def test_score_sheet_names_who_went_out(server, browser, tmp_path):
     page.close()
 
 
+def test_score_lines_name_the_players(server, browser, tmp_path):
+    """A score line of cards left in a hand names the player ("Name1's hand 6♥ 7♦"), not
+    the seat ("seat 1 hand 6H 7D", CC-12.6)."""
+    import random
+
+    from meldhall.record import Record, dump_record
+
+    from playwright.sync_api import expect
+
+    rng = random.Random(5)
+    state = new_game("classic-canasta", players=2, seed=12)
+    dealer = int(state.dealer)
+    while state.outcome is None:
+        seat = state.to_act[0]
+        state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+    lines = [ln.label for r in state.outcome.results for ln in r.lines]
+    held = [t for t in lines if re.match(r"seat \d hand", t)]
+    assert held, lines
+    names = [f"Name{i}" for i in range(state.players)]
+    path = tmp_path / "hand.json"
+    path.write_text(dump_record(Record.from_state(state, dealer, names)))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    sheet = page.locator("#sheet")
+    seat = int(held[0].split()[1])
+    expect(sheet).to_contain_text(f"Name{seat}'s hand")
+    assert not re.search(r"\bseat \d", sheet.inner_text())
+    page.close()
+
+
 def test_shanghai_deals_is_a_select_box(server, browser):
     """Shanghai's ``deals`` (10 or 7) is in its options' ``CHOICES``: the lobby offers a select
     box of the two, and the table is created with the number chosen (a number, not text)."""

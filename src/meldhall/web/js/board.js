@@ -456,7 +456,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(ln.label)), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(seatsNamed(ln.label, names))), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -470,7 +470,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? notationNodes(g.label) : `${g.count} lines`), h("td.num", String(g.points))));
+      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names)) : `${g.count} lines`), h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
       h("details.all-lines", h("summary", `all ${r.lines.length} lines`),
         h("table.lines", h("tbody", lineRows)))));
@@ -479,6 +479,16 @@ export function breakdown(oc, obs, names, mySeat = null) {
     box.append(h("p.winner", "Game over \u2014 winner: " + oc.winners.map(label).join(", ")));
   }
   return box;
+}
+
+/** A score line's "seat 2 hand …" as "Cleo's hand …": players have names (seat numbers are
+ *  the engine's). */
+function seatsNamed(text, names) {
+  return String(text).replace(/\bseat (\d+)( hand\b)?/g, (m, s, hand) => {
+    const name = names && names[Number(s)];
+    if (!name) return m;
+    return hand ? `${name}'s hand` : name;
+  });
 }
 
 /** "K ×2 + 2" for a staged canasta meld's text ("K K 2"), the upcard counted in; Shanghai:
