@@ -233,7 +233,7 @@ def outcome_view(outcome: Outcome, players: int, side_of: Sequence[int],
         t.add_column("")
         t.add_column("Points", justify="right")
         for ln in r.lines:
-            t.add_row(ln.rule_id, escape(ln.label), f"{ln.points:+d}")
+            t.add_row(ln.rule_id, notation_text(ln.label), f"{ln.points:+d}")
         if not r.lines:
             t.add_row("", Text("(nothing)", style="dim"), "0")
         t.add_section()
