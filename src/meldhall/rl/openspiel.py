@@ -114,13 +114,13 @@ class MeldhallGame(pyspiel.Game):
         return MeldhallState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None
-                         ) -> MeldhallObserver:
+                         ) -> MeldhallObserver | None:
         """The observer: the observation (default) or, with ``perfect_recall``, the
-        information state.
+        information state; ``None`` (as ``make_observation`` expects of a kind a game does
+        not provide) for any kind other than the player's own public and private view.
 
         Raises:
-            ValueError: observation parameters, or a kind of observation other than the
-                player's own (public and private) one.
+            ValueError: observation parameters.
         """
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
@@ -128,8 +128,7 @@ class MeldhallGame(pyspiel.Game):
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         if not iig_obs_type.public_info or \
                 iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise ValueError("meldhall games observe the player's own view only (public "
-                             "information and the player's private information)")
+            return None
         return MeldhallObserver(_spec_of(self), bool(iig_obs_type.perfect_recall))
 
     def max_chance_nodes_in_history(self) -> int:
