@@ -32,6 +32,7 @@ import numpy as np
 import meldhall
 from meldhall.errors import OptionsError
 from meldhall.game import Action, State
+from meldhall.rl.encoding import cells
 
 __all__ = ["GAMES", "Table", "ActionIndex", "ILLEGAL_POINTS", "hand_rewards", "game_rewards",
            "bot_rng", "as_action_id"]
@@ -87,7 +88,7 @@ def _sides(state: State) -> tuple[tuple[int, ...], int]:
     side_of = getattr(state, "side_of", None)
     if side_of is None:  # Shanghai: every player scores alone
         return tuple(range(state.players)), state.players
-    return tuple(side_of), int(getattr(state, "nsides"))
+    return tuple(side_of), int(state.nsides)  # type: ignore[attr-defined]  # canasta states
 
 
 def hand_rewards(state: State) -> list[float]:
@@ -201,13 +202,8 @@ class Table:
         return self._legal
 
     def mask(self) -> np.ndarray:
-        """The ``int8`` mask of the seat to act (a fresh array; all 0 once over)."""
-        self._refresh()
-        assert self._mask is not None  # set by _refresh
-        return self._mask.copy()
-
-    def mask_view(self) -> np.ndarray:
-        """The cached mask itself (do not change it)."""
+        """The ``int8`` mask of the seat to act (all 0 once over): a new array for every
+        state, the same one for repeated calls on one state (legality never reads it)."""
         self._refresh()
         assert self._mask is not None  # set by _refresh
         return self._mask
@@ -223,7 +219,9 @@ class Table:
             la = self.state.legal_actions(seat)
             ids = self.index.ids(self.state, la)
             self._legal = dict(zip(ids, la))
-            mask[ids] = 1
+            mv = cells(mask)  # a dozen ids: cheaper than numpy's fancy indexing
+            for i in ids:
+                mv[i] = 1
         self._mask = mask
         self._legal_seat = seat
 

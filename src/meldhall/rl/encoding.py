@@ -37,7 +37,7 @@ import meldhall
 from meldhall.cards import Pack
 from meldhall.game import Observation
 
-__all__ = ["Encoder", "CanastaEncoder", "ShanghaiEncoder", "encoder_for", "SCORE_CLIP"]
+__all__ = ["Encoder", "CanastaEncoder", "ShanghaiEncoder", "encoder_for", "SCORE_CLIP", "cells"]
 
 #: Scaled scores are clipped to ``[-SCORE_CLIP, SCORE_CLIP]`` (50,000 canasta points, 5,000
 #: Shanghai penalty points: never reached by a game played to its end).
@@ -107,6 +107,12 @@ class Encoder(abc.ABC):
         """The ``float32`` vector of shape ``(size,)`` of an observation of this game."""
 
 
+def cells(array: np.ndarray) -> Any:
+    """A ``memoryview`` of a 1-d array, for item writes cheaper than numpy's (float items for
+    ``float32``, ints for ``int8``)."""
+    return memoryview(array)  # type: ignore[arg-type]  # an ndarray is a buffer; the stubs disagree
+
+
 def _card_matrix(pack: Pack, names_of: list[int], n_kinds: int, kind_of: list[int],
                  nbits: int) -> np.ndarray:
     """``(nbits, 53 + n_kinds)`` float32: row ``card id`` is one-hot of its name then kind."""
@@ -159,7 +165,7 @@ class CanastaEncoder(Encoder):
         first = meldhall.new_game(game, players=P, seed=0, options=options)
         # cutthroat regroups the sides during a hand (CC-14.1): leave room for every seat
         self.nsides = S = (P if getattr(options, "cutthroat", False)
-                           else int(getattr(first, "nsides")))
+                           else int(first.nsides))  # type: ignore[attr-defined]  # canasta
         self.phases = _CANASTA_PHASES[game]
         kinds = [pack.cards[c].rank for c in range(pack.size)]
         self.counter = _CardCounter(pack, 14, kinds)
@@ -209,8 +215,13 @@ class CanastaEncoder(Encoder):
         self._finish()
         self.rel = _rel(P)
         self.order = _order(P)
-        self._meld_cache: dict[tuple[int, int], tuple[Any, list[int], list[float]]] = {}
-        self._pile_cache: dict[int, tuple[Any, int]] = {}
+        self._meld_cache: dict[int, tuple[Any, list[int], np.ndarray]] = {}
+        self._known_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._pile_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._rows: dict[int, np.ndarray] = {}
+        self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
+        self._sides: dict[int, list[int]] = {}
+        self._kind_of = self.pack.rank_of
         self._phase_index = {ph: i for i, ph in enumerate(self.phases)}
         self._pack_size = float(n)
 
@@ -226,114 +237,81 @@ class CanastaEncoder(Encoder):
                 out.append(sd)
         return out
 
-    def _melds(self, melds: Any, sides: list[int], key: tuple[int, int]
-               ) -> tuple[list[int], list[float]]:
-        hit = self._meld_cache.get(key)
-        if hit is not None and hit[0] is melds:
-            return hit[1], hit[2]
-        base = self._at["melds"]
-        idx: list[int] = []
-        val: list[float] = []
+    def _melds(self, melds: Any, sides: list[int], seat: int) -> np.ndarray:
+        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple)."""
+        hit = self._meld_cache.get(seat)
+        if hit is not None and hit[0] is melds and hit[1] == sides:
+            return hit[2]
+        out = np.zeros(self.nsides * 56, np.float32)
+        mv = cells(out)
         for i, sd in enumerate(sides):
             if sd >= len(melds):
                 continue
-            b = base + i * 56
+            b = i * 56
             for m in melds[sd]:
                 if m is None:
                     continue
                 o = b + m.rank * 4
-                idx += (o, o + 1, o + 2)
-                val += (m.naturals, m.twos, m.jokers)
+                mv[o] = float(m.naturals)
+                mv[o + 1] = float(m.twos)
+                mv[o + 2] = float(m.jokers)
                 if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
-                    idx.append(o + 3)
-                    val.append(1.0)
-        if len(self._meld_cache) > 256:
-            self._meld_cache.clear()
-        self._meld_cache[key] = (melds, idx, val)
-        return idx, val
+                    mv[o + 3] = 1.0
+        self._meld_cache[seat] = (melds, sides, out)
+        return out
 
-    def _pile_mask(self, pile: tuple[int, ...]) -> int:
-        hit = self._pile_cache.get(id(pile))
-        if hit is not None and hit[0] is pile:
+    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
+        """The ``known_kinds`` slice for ``seat`` (cached by the identity of the tuple)."""
+        hit = self._known_cache.get(seat)
+        if hit is not None and hit[0] is known:
             return hit[1]
-        m = 0
-        for c in pile:
-            m |= 1 << c
-        if len(self._pile_cache) > 256:
-            self._pile_cache.clear()
-        self._pile_cache[id(pile)] = (pile, m)
-        return m
+        cnt = self.counter.counts([known[s] for s in self.order[seat]])
+        out = cnt[:, 53:].ravel().copy()
+        self._known_cache[seat] = (known, out)
+        return out
 
-    def encode(self, obs: Observation) -> np.ndarray:
-        """The tensor of a canasta observation (shape ``(size,)``, ``float32``)."""
-        p = obs.public
-        seat = obs.seat
-        P = self.players
+    def _row(self, mask: int) -> np.ndarray:
+        """Counts by name then kind (67) of a card bitmask, cached by its value."""
+        cache = self._rows
+        row = cache.get(mask)
+        if row is None:
+            if len(cache) > 4096:
+                cache.clear()
+            row = cache[mask] = self.counter.counts([mask])[0]
+        return row
+
+    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
+        """The slices that change seldom (melds, known cards, red threes, scores, minimums,
+        the dealer, Railroad's closed canastas and kitties, who has melded), cached by the
+        identity of the engine's immutable tuples and the values of its flags."""
+        priv = obs.private  # type: ignore[attr-defined]
+        known, red3, scores, side_of = p["known"], p["red3"], p["scores"], p["side_of"]
+        railroad = self.railroad
+        extra = ((p["closed"], p["kitty_taken"], priv["kitty_sizes"]) if railroad
+                 else (p["seat_melded"],))
+        key = (seat, p["dealer"], p["nsides"], known, red3, scores, side_of) + extra
+        hit = self._slow_cache.get(seat)
+        if hit is not None and all(a is b or a == b for a, b in zip(hit[0], key)):
+            return hit[1]
         at = self._at
+        P = self.players
         rel = self.rel[seat]
-        order = self.order[seat]
         out = np.zeros(self.size, np.float32)
-        pile = p["pile"]
-        known = p["known"]
-        masks = [obs.hand, self._pile_mask(pile)] + [known[s] for s in order]  # type: ignore[attr-defined]
-        cnt = self.counter.counts(masks)
-        a = at["hand_names"]
-        out[a:a + 67] = cnt[0]
-        a = at["pile_kinds"]
-        out[a:a + 14] = cnt[1, 53:]
         a = at["known_kinds"]
-        out[a:a + 14 * P] = cnt[2:, 53:].ravel()
-
-        idx: list[int] = []
-        val: list[float] = []
-        ph = p["_phase"]
-        turn = p["turn"]
-        idx += (at["phase"] + self._phase_index[ph], at["turn"] + rel[turn],
-                at["dealer"] + rel[p["dealer"]])
-        val += (1.0, 1.0, 1.0)
-        if ph == "consent":
-            me = seat == p["asker_partner"]
-        elif ph == "hand_end":
-            me = seat == (p["dealer"] + 1) % P
-        elif ph == "game_over":
-            me = False
-        else:
-            me = seat == turn
-        if me:
-            idx.append(at["to_act_me"])
-            val.append(1.0)
-        hs = obs.hand_sizes  # type: ignore[attr-defined]
-        a = at["hand_sizes"]
-        for s in range(P):
-            idx.append(a + rel[s])
-            val.append(hs[s])
-        n = self._pack_size
-        idx += (at["stock_size"], at["pile_size"])
-        val += (obs.stock_size / n, len(pile) / n)  # type: ignore[attr-defined]
-        if p["pile_frozen"]:
-            idx.append(at["pile_frozen"])
-            val.append(1.0)
-        if pile:
-            up = pile[-1]
-            idx += (at["upcard_names"] + self.counter.names[up],
-                    at["upcard_kind"] + self.pack.rank_of[up])
-            val += (1.0, 1.0)
-        side_of = p["side_of"]
+        out[a:a + 14 * P] = self._known(known, seat)
         nsides = p["nsides"]
         sides = self._side_order(side_of, seat, nsides)
-        mi, mv = self._melds(p["melds"], sides, (seat, id(p["melds"])))
-        idx += mi
-        val += mv
+        self._sides[seat] = sides
+        idx: list[int] = [at["dealer"] + rel[p["dealer"]]]
+        val: list[float] = [1.0]
         a = at["red_threes"]
-        for s, m in enumerate(p["red3"]):
+        for s, m in enumerate(red3):
             if m:
                 idx.append(a + rel[s])
                 val.append(m.bit_count())
-        scores = p["scores"]
         mins = obs.minimums()  # type: ignore[attr-defined]
         a = at["scores"]
         b = at["minimums"]
-        railroad = self.railroad
         for i, sd in enumerate(sides):
             # Railroad and cutthroat score per player: their "sides" are the seats
             if sd < len(scores):
@@ -343,33 +321,6 @@ class CanastaEncoder(Encoder):
             if sd < len(mins) and mins[sd] is not None:
                 idx.append(b + i)
                 val.append(mins[sd] / 100.0)
-        a = at["turn_flags"]
-        priv = obs.private  # type: ignore[attr-defined]
-        idx += (a, a + 1, a + 2, a + 3)
-        val += (float(bool(p["took"])), float(p["melds_made"]), float(bool(p["b3_done"])),
-                priv.get("stages", 0) / 20.0)
-        nr = p["new_ranks"]
-        if nr:
-            a = at["new_ranks"]
-            for r in range(14):
-                if (nr >> r) & 1:
-                    idx.append(a + r)
-                    val.append(1.0)
-        staged = priv.get("staged")
-        if staged:
-            a = at["staged"]
-            acc: dict[int, float] = {}
-            for sp in staged:  # Railroad may stage two seven-card melds of one rank
-                o = a + sp.rank * 3
-                acc[o] = acc.get(o, 0.0) + sp.naturals
-                acc[o + 1] = acc.get(o + 1, 0.0) + sp.twos
-                acc[o + 2] = acc.get(o + 2, 0.0) + sp.jokers
-            idx += acc.keys()
-            val += acc.values()
-            a = at["staged_info"]
-            idx += (a, a + 1)
-            val += (float(bool(priv.get("staged_up"))),
-                    obs.staged_count() / 100.0)  # type: ignore[attr-defined]
         if railroad:
             a = at["closed"]
             tix = _RAILROAD_TYPES
@@ -386,31 +337,7 @@ class CanastaEncoder(Encoder):
                 if (taken >> s) & 1:
                     idx.append(b + rel[s])
                     val.append(1.0)
-            kitty = priv["kitty"]
-            if kitty is not None:
-                a = at["my_kitty"]
-                rm = self.pack.rank_mask
-                for k in range(14):
-                    c = (kitty & rm[k]).bit_count()
-                    if c:
-                        idx.append(a + k)
-                        val.append(c)
-                idx.append(a + 14)
-                val.append(1.0)
         else:
-            a = at["consent"]
-            if p["asked"]:
-                idx.append(a)
-                val.append(1.0)
-            if p["permission"] is True:
-                idx.append(a + 1)
-                val.append(1.0)
-            elif p["permission"] is False:
-                idx.append(a + 2)
-                val.append(1.0)
-            if p["conceal_ok"]:
-                idx.append(a + 3)
-                val.append(1.0)
             sm = p["seat_melded"]
             if sm:
                 a = at["seat_melded"]
@@ -418,10 +345,122 @@ class CanastaEncoder(Encoder):
                     if (sm >> s) & 1:
                         idx.append(a + rel[s])
                         val.append(1.0)
+        if railroad:
+            np.add.at(out, idx, val)  # closed canastas of one type add up
+        else:
+            out[idx] = val
+        self._slow_cache[seat] = (key, out)
+        return out
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        """The tensor of a canasta observation (shape ``(size,)``, ``float32``)."""
+        p = obs.public
+        seat = obs.seat
+        P = self.players
+        at = self._at
+        rel = self.rel[seat]
+        out = self._slow(obs, seat, p).copy()
+        a = at["melds"]
+        out[a:a + self.nsides * 56] = self._melds(p["melds"], self._sides[seat], seat)
+        pile = p["pile"]
+        hit = self._pile_cache.get(id(pile))
+        if hit is None or hit[0] is not pile:
+            if len(self._pile_cache) > 256:
+                self._pile_cache.clear()
+            counts = [0.0] * 14
+            kind_of = self._kind_of
+            for c in pile:
+                counts[kind_of[c]] += 1.0
+            hit = self._pile_cache[id(pile)] = (pile, np.array(counts, np.float32))
+        a = at["pile_kinds"]
+        out[a:a + 14] = hit[1]
+
+        # single values: written through a memoryview (cheaper than numpy item access)
+        mv = cells(out)
+        # the own hand, card by card (a dozen or so): by name, then by kind
+        names = self.counter.names
+        kind_of = self._kind_of
+        a = at["hand_names"]
+        b = a + 53
+        m = obs.hand  # type: ignore[attr-defined]
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            mv[a + names[c]] += 1.0
+            mv[b + kind_of[c]] += 1.0
+            m ^= low
+        ph = p["_phase"]
+        turn = p["turn"]
+        mv[at["phase"] + self._phase_index[ph]] = 1.0
+        mv[at["turn"] + rel[turn]] = 1.0
+        if ph == "consent":
+            me = seat == p["asker_partner"]
+        elif ph == "hand_end":
+            me = seat == (p["dealer"] + 1) % P
+        elif ph == "game_over":
+            me = False
+        else:
+            me = seat == turn
+        if me:
+            mv[at["to_act_me"]] = 1.0
+        hs = obs.hand_sizes  # type: ignore[attr-defined]
+        a = at["hand_sizes"]
+        for s in range(P):
+            mv[a + rel[s]] = float(hs[s])
+        n = self._pack_size
+        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
+        mv[at["pile_size"]] = len(pile) / n
+        if p["pile_frozen"]:
+            mv[at["pile_frozen"]] = 1.0
+        if pile:
+            up = pile[-1]
+            mv[at["upcard_names"] + self.counter.names[up]] = 1.0
+            mv[at["upcard_kind"] + self.pack.rank_of[up]] = 1.0
+        a = at["turn_flags"]
+        priv = obs.private  # type: ignore[attr-defined]
+        if p["took"]:
+            mv[a] = 1.0
+        mv[a + 1] = float(p["melds_made"])
+        if p["b3_done"]:
+            mv[a + 2] = 1.0
+        mv[a + 3] = priv.get("stages", 0) / 20.0
+        nr = p["new_ranks"]
+        if nr:
+            a = at["new_ranks"]
+            for r in range(14):
+                if (nr >> r) & 1:
+                    mv[a + r] = 1.0
+        staged = priv.get("staged")
+        if staged:
+            a = at["staged"]
+            for sp in staged:  # Railroad may stage two seven-card melds of one rank: add up
+                o = a + sp.rank * 3
+                mv[o] += sp.naturals
+                mv[o + 1] += sp.twos
+                mv[o + 2] += sp.jokers
+            a = at["staged_info"]
+            if priv.get("staged_up"):
+                mv[a] = 1.0
+            mv[a + 1] = obs.staged_count() / 100.0  # type: ignore[attr-defined]
+        if self.railroad:
+            kitty = priv["kitty"]
+            if kitty is not None:
+                a = at["my_kitty"]
+                out[a:a + 14] = self._row(kitty)[53:]
+                mv[a + 14] = 1.0
+        else:
+            a = at["consent"]
+            if p["asked"]:
+                mv[a] = 1.0
+            perm = p["permission"]
+            if perm is True:
+                mv[a + 1] = 1.0
+            elif perm is False:
+                mv[a + 2] = 1.0
+            if p["conceal_ok"]:
+                mv[a + 3] = 1.0
             if p["no_discard"]:
-                idx.append(at["no_discard"])
-                val.append(1.0)
-        out[idx] = val
+                mv[at["no_discard"]] = 1.0
         return out
 
 
@@ -487,7 +526,9 @@ class ShanghaiEncoder(Encoder):
         self.order = _order(P)
         self._phase_index = {ph: i for i, ph in enumerate(_SHANGHAI_PHASES)}
         self._meld_cache: dict[tuple[int, int], tuple[Any, list[int], list[float]]] = {}
-        self._pile_cache: dict[int, tuple[Any, int]] = {}
+        self._pile_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._rows: dict[int, np.ndarray] = {}
+        self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._n = n
 
     def _melds(self, melds: Any, seat: int) -> tuple[list[int], list[float]]:
@@ -524,80 +565,48 @@ class ShanghaiEncoder(Encoder):
         self._meld_cache[key] = (melds, idx, val)
         return idx, val
 
-    def _pile_mask(self, pile: tuple[int, ...]) -> int:
-        hit = self._pile_cache.get(id(pile))
-        if hit is not None and hit[0] is pile:
-            return hit[1]
-        m = 0
-        for c in pile:
-            m |= 1 << c
-        if len(self._pile_cache) > 256:
-            self._pile_cache.clear()
-        self._pile_cache[id(pile)] = (pile, m)
-        return m
+    def _row(self, mask: int) -> np.ndarray:
+        """Counts by name then rank (67) of a card bitmask, cached by its value."""
+        cache = self._rows
+        row = cache.get(mask)
+        if row is None:
+            if len(cache) > 4096:
+                cache.clear()
+            row = cache[mask] = self.counter.counts([mask])[0]
+        return row
 
-    def encode(self, obs: Observation) -> np.ndarray:
-        """The tensor of a Shanghai observation (shape ``(size,)``, ``float32``)."""
-        p = obs.public
-        seat = obs.seat
-        P = self.players
+    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
+        """The slices that change seldom (melds, known cards, who made the contract, buys,
+        scores, the dealer, the contract), cached by the identity of the engine's immutable
+        tuples and the values of its numbers."""
+        melds, known, made, buys, scores = p["melds"], p["known"], p["made"], p["buys"], \
+            p["scores"]
+        key = (seat, p["dealer"], p["hand_no"], melds, known, made, buys, scores)
+        hit = self._slow_cache.get(seat)
+        if hit is not None and all(a is b or a == b for a, b in zip(hit[0], key)):
+            return hit[1]
         at = self._at
+        P = self.players
         rel = self.rel[seat]
         order = self.order[seat]
         out = np.zeros(self.size, np.float32)
-        pile = p["pile"]
-        known = p["known"]
-        masks = [obs.hand, self._pile_mask(pile)] + [known[s] for s in order]  # type: ignore[attr-defined]
-        cnt = self.counter.counts(masks)
-        a = at["hand_names"]
-        out[a:a + 67] = cnt[0]
-        a = at["pile_names"]
-        out[a:a + 53] = cnt[1, :53]
+        cnt = self.counter.counts([known[s] for s in order])
         a = at["known_names"]
-        out[a:a + 53 * P] = cnt[2:, :53].ravel()
-
-        idx: list[int] = []
-        val: list[float] = []
-        ph = p["_phase"]
-        turn = p["turn"]
+        out[a:a + 53 * P] = cnt[:, :53].ravel()
         hand_no = p["hand_no"]
         contract = hand_no + 1 if hand_no < obs.options.deals else 10  # type: ignore[attr-defined]
-        idx += (at["phase"] + self._phase_index[ph], at["turn"] + rel[turn],
-                at["dealer"] + rel[p["dealer"]], at["contract"] + contract - 1)
-        val += (1.0, 1.0, 1.0, 1.0)
-        queue = p["queue"]
-        if ph == "buy":
-            me = queue[0] == seat
-        elif ph == "deal_end":
-            me = seat == (p["dealer"] + 1) % P
-        elif ph == "game_over":
-            me = False
-        else:
-            me = seat == turn
-        if me:
-            idx.append(at["to_act_me"])
-            val.append(1.0)
-        hs = obs.hand_sizes  # type: ignore[attr-defined]
-        a = at["hand_sizes"]
-        made = p["made"]
+        idx: list[int] = [at["dealer"] + rel[p["dealer"]], at["contract"] + contract - 1]
+        val: list[float] = [1.0, 1.0]
         b = at["made"]
-        buys = p["buys"]
         c = at["buys"]
         for s in range(P):
             r = rel[s]
-            idx += (a + r, c + r)
-            val += (hs[s], buys[s])
+            idx.append(c + r)
+            val.append(buys[s])
             if (made >> s) & 1:
                 idx.append(b + r)
                 val.append(1.0)
-        n = self._n
-        idx += (at["stock_size"], at["pile_size"], at["rebuilds"])
-        val += (obs.stock_size / n, len(pile) / n, float(p["rebuilds"]))  # type: ignore[attr-defined]
-        names = self.counter.names
-        if pile:
-            idx.append(at["upcard_names"] + names[pile[-1]])
-            val.append(1.0)
-        mi, mv = self._melds(p["melds"], seat)
+        mi, mv = self._melds(melds, seat)
         idx += mi
         val += mv
         limit = obs.options.buy_limit(contract)  # type: ignore[attr-defined]
@@ -608,45 +617,92 @@ class ShanghaiEncoder(Encoder):
         else:
             idx.append(a)
             val.append(float(limit))
-        a = at["buy_queue"]
-        for i, s in enumerate(queue):
-            idx.append(a + rel[s])
-            val.append(float(i + 1))
-        if p["upcard_from"] >= 0:
-            idx.append(at["upcard_from"] + rel[p["upcard_from"]])
-            val.append(1.0)
-        if p["taken"] >= 0:
-            idx.append(at["taken_names"] + names[p["taken"]])
-            val.append(1.0)
-        a = at["turn_flags"]
-        idx += (a, a + 1, a + 2)
-        val += (float(bool(p["contract_now"])), float(p["jokers_now"]),
-                float(bool(p["no_supply"])))
         a = at["scores"]
         lim = SCORE_CLIP * 10
-        for s, v in enumerate(p["scores"]):
+        for s, v in enumerate(scores):
             idx.append(a + rel[s])
             val.append(max(-lim, min(lim, v / 100.0)))
+        out[idx] = val
+        self._slow_cache[seat] = (key, out)
+        return out
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        """The tensor of a Shanghai observation (shape ``(size,)``, ``float32``)."""
+        p = obs.public
+        seat = obs.seat
+        P = self.players
+        at = self._at
+        rel = self.rel[seat]
+        out = self._slow(obs, seat, p).copy()
+        pile = p["pile"]
+        a = at["hand_names"]
+        out[a:a + 67] = self._row(obs.hand)  # type: ignore[attr-defined]
+        hit = self._pile_cache.get(id(pile))
+        if hit is None or hit[0] is not pile:
+            if len(self._pile_cache) > 256:
+                self._pile_cache.clear()
+            m = 0
+            for c in pile:
+                m |= 1 << c
+            hit = self._pile_cache[id(pile)] = (pile, self._row(m)[:53].copy())
+        a = at["pile_names"]
+        out[a:a + 53] = hit[1]
+
+        mv = cells(out)
+        ph = p["_phase"]
+        turn = p["turn"]
+        mv[at["phase"] + self._phase_index[ph]] = 1.0
+        mv[at["turn"] + rel[turn]] = 1.0
+        queue = p["queue"]
+        if ph == "buy":
+            me = queue[0] == seat
+        elif ph == "deal_end":
+            me = seat == (p["dealer"] + 1) % P
+        elif ph == "game_over":
+            me = False
+        else:
+            me = seat == turn
+        if me:
+            mv[at["to_act_me"]] = 1.0
+        hs = obs.hand_sizes  # type: ignore[attr-defined]
+        a = at["hand_sizes"]
+        for s in range(P):
+            mv[a + rel[s]] = float(hs[s])
+        n = self._n
+        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
+        mv[at["pile_size"]] = len(pile) / n
+        mv[at["rebuilds"]] = float(p["rebuilds"])
+        names = self.counter.names
+        if pile:
+            mv[at["upcard_names"] + names[pile[-1]]] = 1.0
+        a = at["buy_queue"]
+        for i, s in enumerate(queue):
+            mv[a + rel[s]] = float(i + 1)
+        if p["upcard_from"] >= 0:
+            mv[at["upcard_from"] + rel[p["upcard_from"]]] = 1.0
+        if p["taken"] >= 0:
+            mv[at["taken_names"] + names[p["taken"]]] = 1.0
+        a = at["turn_flags"]
+        if p["contract_now"]:
+            mv[a] = 1.0
+        mv[a + 1] = float(p["jokers_now"])
+        if p["no_supply"]:
+            mv[a + 2] = 1.0
         staged = obs.staged  # type: ignore[attr-defined]
+        b = at["staged_info"]
         if staged:
             a = at["staged_names"]
             sets = runs = 0
-            acc: dict[int, float] = {}
             for sp in staged:
                 if sp.is_run:
                     runs += 1
                 else:
                     sets += 1
                 for k, _j in sp.declared():  # several staged cards may share a name
-                    acc[a + k] = acc.get(a + k, 0.0) + 1.0
-            idx += acc.keys()
-            val += acc.values()
-            b = at["staged_info"]
-            idx += (b, b + 1)
-            val += (float(sets), float(runs))
-        idx.append(at["staged_info"] + 2)
-        val.append(obs.stages / 12.0)  # type: ignore[attr-defined]
-        out[idx] = val
+                    mv[a + k] += 1.0
+            mv[b] = float(sets)
+            mv[b + 1] = float(runs)
+        mv[b + 2] = obs.stages / 12.0  # type: ignore[attr-defined]
         return out
 
 

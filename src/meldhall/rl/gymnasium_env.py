@@ -169,8 +169,8 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         table = self.table
-        mask = table.mask() if table.to_act == self.seat else np.zeros(table.num_actions,
-                                                                          np.int8)
+        mask = (table.mask().copy() if table.to_act == self.seat
+                else np.zeros(table.num_actions, np.int8))
         return {"action_mask": mask, "illegal_action": illegal, "seat": self.seat,
                 "hands": table.hands_played}
 
@@ -179,7 +179,7 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
         table = self.table
         if table.to_act != self.seat:
             return np.zeros(table.num_actions, bool)
-        return table.mask_view().astype(bool)
+        return table.mask().astype(bool)
 
     def render(self) -> str | None:
         """The learner's view as text: returned for ``"ansi"``, printed for ``"human"``."""

@@ -264,7 +264,7 @@ class _Core:
 
 
 def _log_head(state: State) -> Any:
-    return getattr(state, "log")
+    return state.log  # type: ignore[attr-defined]  # every game's state keeps its log
 
 
 def _new_entries(before: State, after: State) -> tuple[tuple[tuple[int, str, str], ...],
@@ -521,7 +521,7 @@ class MeldhallObserver:
 
 
 def _hand_names(state: State, mask: int) -> str:
-    pack = getattr(state, "pack")
+    pack = state.pack  # type: ignore[attr-defined]  # every game's state has its pack
     counts: dict[str, int] = {}
     for i in range(mask.bit_length()):
         if (mask >> i) & 1:
