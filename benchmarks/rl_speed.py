@@ -17,8 +17,10 @@ For each game and player count, in the same process one after the other:
 * ``openspiel``: ``state.legal_actions()``, a random choice, ``state.apply_action``; steps
   per second (the observation tensor is not asked for: OpenSpiel computes it on demand).
 
-An episode that ends starts again (new seed).  Prints one JSON line per measurement, then a
-table.  The figures vary with the machine's load: run it on an idle core.
+An episode that ends starts again (new seed).  Rates are per CPU second of the process
+(``time.process_time``: one core, less sensitive to other work on a shared machine than the
+wall clock, which the JSON lines give too as ``wall_per_s``).  Prints one JSON line per
+measurement, then a table.
 """
 
 from __future__ import annotations
@@ -35,14 +37,15 @@ def bench_engine(game: str, players: int, steps: int, seed: int) -> dict:
     rng = random.Random(seed)
     state = meldhall.new_game(game, players=players, seed=seed)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while n < steps:
         if state.is_terminal:
             state = meldhall.new_game(game, players=players, seed=rng.randrange(10**9))
         state = state.apply(rng.choice(state.legal_actions()))
         n += 1
-    dt = time.perf_counter() - t0
-    return {"steps": n, "seconds": dt, "per_s": n / dt}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps": n, "seconds": dt, "cpu_seconds": cpu, "per_s": n / cpu,
+            "wall_per_s": n / dt}
 
 
 def bench_pettingzoo(game: str, players: int, steps: int, seed: int) -> dict:
@@ -52,7 +55,7 @@ def bench_pettingzoo(game: str, players: int, steps: int, seed: int) -> dict:
     env.reset(seed=seed)
     rng = random.Random(seed)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while n < steps:
         obs, _reward, term, trunc, _info = env.last()
         if term or trunc:
@@ -63,8 +66,9 @@ def bench_pettingzoo(game: str, players: int, steps: int, seed: int) -> dict:
         legal = obs["action_mask"].view(bool).nonzero()[0]
         env.step(int(legal[rng.randrange(len(legal))]))
         n += 1
-    dt = time.perf_counter() - t0
-    return {"steps": n, "seconds": dt, "per_s": n / dt}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps": n, "seconds": dt, "cpu_seconds": cpu, "per_s": n / cpu,
+            "wall_per_s": n / dt}
 
 
 def bench_gymnasium(game: str, players: int, steps: int, seed: int) -> dict:
@@ -79,7 +83,7 @@ def bench_gymnasium(game: str, players: int, steps: int, seed: int) -> dict:
     n = 0
     actions = 0
     before = len(table.state.history())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while n < steps:
         legal = info["action_mask"].view(bool).nonzero()[0]
         _obs, _r, term, trunc, info = env.step(int(legal[rng.randrange(len(legal))]))
@@ -89,8 +93,9 @@ def bench_gymnasium(game: str, players: int, steps: int, seed: int) -> dict:
             _obs, info = env.reset()
             before = _actions(table)
     actions += _actions(table) - before
-    dt = time.perf_counter() - t0
-    return {"steps": n, "seconds": dt, "per_s": n / dt, "engine_actions_per_s": actions / dt}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps": n, "seconds": dt, "cpu_seconds": cpu, "per_s": n / cpu,
+            "wall_per_s": n / dt, "engine_actions_per_s": actions / cpu}
 
 
 def _actions(table) -> int:
@@ -108,7 +113,7 @@ def bench_openspiel(game: str, players: int, steps: int, seed: int) -> dict:
     rng = random.Random(seed)
     state = spiel.new_initial_state()
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while n < steps:
         if state.is_terminal():
             state = spiel.new_initial_state()
@@ -118,8 +123,9 @@ def bench_openspiel(game: str, players: int, steps: int, seed: int) -> dict:
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
         n += 1
-    dt = time.perf_counter() - t0
-    return {"steps": n, "seconds": dt, "per_s": n / dt}
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps": n, "seconds": dt, "cpu_seconds": cpu, "per_s": n / cpu,
+            "wall_per_s": n / dt}
 
 
 BENCHES = {"engine": bench_engine, "pettingzoo": bench_pettingzoo,
@@ -145,7 +151,7 @@ def main() -> None:
             print(json.dumps(r), flush=True)
             rows.append(r)
     print()
-    print(f"{'game':<22}{'framework':<12}{'steps/s':>10}{'vs engine':>11}")
+    print(f"{'game':<22}{'framework':<12}{'steps/s':>10}{'vs engine':>11}  (per CPU second)")
     base: dict[tuple[str, int], float] = {}
     for r in rows:
         key = (r["game"], r["players"])

@@ -180,7 +180,7 @@ class CanastaEncoder(Encoder):
             float(pack.decks if pack.jokers <= pack.decks else pack.jokers))
         add("hand_kinds", 14, "own hand: count per kind (0 joker, 1 A, 2 two, 3 … 13 K)", most)
         add("known_kinds", P * 14, "per seat (relative): cards it took with the pile and "
-            "still holds, per kind (CC-5.9)", most)
+            "still holds, per kind (CC-5.9, RR-5.10)", most)
         add("hand_sizes", P, "cards held per seat (relative)", float(n))
         add("stock_size", 1, "cards in the stock / pack size")
         add("pile_size", 1, "cards in the discard pile / pack size")
@@ -291,7 +291,7 @@ class CanastaEncoder(Encoder):
                  else (p["seat_melded"],))
         key = (seat, p["dealer"], p["nsides"], known, red3, scores, side_of) + extra
         hit = self._slow_cache.get(seat)
-        if hit is not None and all(a is b or a == b for a, b in zip(hit[0], key)):
+        if hit is not None and hit[0] == key:  # element by element, identity first
             return hit[1]
         at = self._at
         P = self.players
@@ -501,7 +501,7 @@ class ShanghaiEncoder(Encoder):
         add("pile_names", 53, "whole discard pile: count per name", per_name)
         add("melds", M * (6 + P), "per table meld slot 1 … 4P (the numbers the lay-off and "
             "swap actions name): present, run, set rank / 13, run suit / 3, lowest and "
-            "highest position / 14, cards, jokers, then one-hot owner (relative)", n)
+            "highest position / 14, then one-hot owner (relative)", n)
         add("table_names", 53, "every card on the table by declared name (a joker counts "
             "as its declared card)", most)
         add("table_jokers", 53, "jokers on the table by declared name", most)
@@ -583,7 +583,7 @@ class ShanghaiEncoder(Encoder):
             p["scores"]
         key = (seat, p["dealer"], p["hand_no"], melds, known, made, buys, scores)
         hit = self._slow_cache.get(seat)
-        if hit is not None and all(a is b or a == b for a, b in zip(hit[0], key)):
+        if hit is not None and hit[0] == key:  # element by element, identity first
             return hit[1]
         at = self._at
         P = self.players
