@@ -171,6 +171,26 @@ def _copy_space(space: spaces.Dict) -> spaces.Dict:
     return spaces.Dict(boxes)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, the same checks, with ``last`` and ``step``
+    handed to the environment in one call each (the generic wrapper reaches each attribute
+    through ``__getattr__``, which costs more than the rest of a step's bookkeeping)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As ``AECEnv.last``; an error before ``reset()``."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        """As the order-enforcing wrapper's ``step``."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
 def raw_env(game: str = "classic-canasta", **kwargs: Any) -> MeldhallAECEnv:
     """The unwrapped environment (arguments: :class:`MeldhallAECEnv`)."""
     return MeldhallAECEnv(game, **kwargs)
@@ -179,7 +199,7 @@ def raw_env(game: str = "classic-canasta", **kwargs: Any) -> MeldhallAECEnv:
 def env(game: str = "classic-canasta", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper, as the classic
     environments ship it (arguments: :class:`MeldhallAECEnv`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return _OrderEnforcing(raw_env(game, **kwargs))
 
 
 def classic_canasta_env(**kwargs: Any) -> AECEnv:
