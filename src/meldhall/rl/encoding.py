@@ -1,0 +1,728 @@
+"""Observation tensors: a fixed-shape ``numpy.float32`` vector of what one seat may know.
+
+:func:`encoder_for` returns the encoder of a game and its options; ``encoder.encode(obs)``
+turns a :class:`~meldhall.game.Observation` (never a state: nothing hidden from the seat can
+enter) into a vector of ``encoder.size`` floats, laid out in named slices
+(``encoder.slices``, each ``(name, start, stop, description)``, listed in docs/rl.md).
+
+Conventions shared by every game:
+
+* **Seats and sides are relative to the observer**: index 0 is the observing seat (or its
+  side), 1 the next seat clockwise (or the side of the next seat that is not the observer's),
+  and so on; a policy trained on one seat plays every seat.
+* **Cards are named by kind and suit, never by physical copy** (a ``7H`` of deck 0 and one of
+  deck 1 give the same vector), as observations show them (CC-5.9, RR-5.10, SH-6.4).  A card
+  *name* index is ``suit * 13 + rank - 1`` (suits S H D C, ace 1 … king 13) for 0–51 and 52
+  for the joker; a canasta *kind* is the rank number (0 joker, 1 ace, 2 two, 3 three … 13
+  king).
+* Card counts are plain counts; sizes of the stock and pile are divided by the pack size;
+  canasta scores by 1000 and minimums by 100; Shanghai penalty points by 100 (clipped to the
+  slice's bounds, far beyond any real game).
+
+The encoders are written for speed (docs/rl.md, "Speed"): every card set is a bitmask, and all
+of an observation's card sets become counts in one ``unpackbits`` and one matrix product; the
+parts that change rarely (the melds) are cached by the identity of the immutable tuples the
+engine shares between states.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import meldhall
+from meldhall.cards import Pack
+from meldhall.game import Observation
+
+__all__ = ["Encoder", "CanastaEncoder", "ShanghaiEncoder", "encoder_for", "SCORE_CLIP", "cells"]
+
+#: Scaled scores are clipped to ``[-SCORE_CLIP, SCORE_CLIP]`` (50,000 canasta points, 5,000
+#: Shanghai penalty points: never reached by a game played to its end).
+SCORE_CLIP = 50.0
+
+_CANASTA_PHASES = {
+    "classic-canasta": ("draw", "meld", "consent", "hand_end", "game_over"),
+    "railroad-canasta": ("draw", "meld", "kitty", "choice", "hand_end", "game_over"),
+}
+_SHANGHAI_PHASES = ("upcard", "buy", "meld", "deal_end", "game_over")
+_RAILROAD_TYPES = ("red", "black", "wild", "sevens")
+
+
+@dataclass
+class _Slice:
+    name: str
+    start: int
+    stop: int
+    high: float
+    low: float
+    doc: str
+
+
+class Encoder(abc.ABC):
+    """The layout of one game's tensor and its encoding.
+
+    Attributes:
+        game: the game's registry name.
+        players: seats.
+        size: length of the vector.
+        slices: ``(name, start, stop, description)`` per slice, in order.
+        low, high: ``float32`` arrays of the bounds of every element (for a ``Box``).
+    """
+
+    game: str
+    players: int
+
+    def __init__(self) -> None:
+        self._slices: list[_Slice] = []
+        self.size = 0
+        self._at: dict[str, int] = {}
+
+    def _add(self, name: str, n: int, doc: str, high: float = 1.0, low: float = 0.0) -> int:
+        start = self.size
+        self._slices.append(_Slice(name, start, start + n, high, low, doc))
+        self._at[name] = start
+        self.size += n
+        return start
+
+    def _finish(self) -> None:
+        self.low = np.zeros(self.size, np.float32)
+        self.high = np.zeros(self.size, np.float32)
+        for s in self._slices:
+            self.low[s.start:s.stop] = s.low
+            self.high[s.start:s.stop] = s.high
+        self.slices = [(s.name, s.start, s.stop, s.doc) for s in self._slices]
+
+    def slice(self, name: str) -> slice:
+        """The slice of the vector holding ``name`` (``KeyError`` for an unknown name)."""
+        for s in self._slices:
+            if s.name == name:
+                return slice(s.start, s.stop)
+        raise KeyError(name)
+
+    @abc.abstractmethod
+    def encode(self, obs: Observation) -> np.ndarray:
+        """The ``float32`` vector of shape ``(size,)`` of an observation of this game."""
+
+
+def cells(array: np.ndarray) -> Any:
+    """A ``memoryview`` of a 1-d array, for item writes cheaper than numpy's (float items for
+    ``float32``, ints for ``int8``)."""
+    return memoryview(array)  # type: ignore[arg-type]  # an ndarray is a buffer; the stubs disagree
+
+
+def _card_matrix(pack: Pack, names_of: list[int], n_kinds: int, kind_of: list[int],
+                 nbits: int) -> np.ndarray:
+    """``(nbits, 53 + n_kinds)`` float32: row ``card id`` is one-hot of its name then kind."""
+    w = np.zeros((nbits, 53 + n_kinds), np.float32)
+    for c in range(pack.size):
+        w[c, names_of[c]] = 1.0
+        w[c, 53 + kind_of[c]] = 1.0
+    return w
+
+
+class _CardCounter:
+    """Counts by name (53) and kind of several card bitmasks at once."""
+
+    def __init__(self, pack: Pack, n_kinds: int, kind_of: list[int]):
+        self.nbytes = (pack.size + 7) // 8
+        nbits = self.nbytes * 8
+        names = [(c % 52) if pack.cards[c].rank else 52 for c in range(pack.size)]
+        self.w = _card_matrix(pack, names, n_kinds, kind_of, nbits)
+        self.width = 53 + n_kinds
+        self.names = names
+
+    def counts(self, masks: list[int]) -> np.ndarray:
+        nb = self.nbytes
+        raw = b"".join([m.to_bytes(nb, "little") for m in masks])
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        result: np.ndarray = bits.reshape(len(masks), nb * 8) @ self.w
+        return result
+
+
+def _rel(players: int) -> list[tuple[int, ...]]:
+    """``_rel(P)[seat][s]``: the index of absolute seat ``s`` seen from ``seat``."""
+    return [tuple((s - seat) % players for s in range(players)) for seat in range(players)]
+
+
+def _order(players: int) -> list[tuple[int, ...]]:
+    """``_order(P)[seat]``: absolute seats in relative order (the observer first)."""
+    return [tuple((seat + i) % players for i in range(players)) for seat in range(players)]
+
+
+class CanastaEncoder(Encoder):
+    """The tensor of Classic and Railroad Canasta (slices: docs/rl.md)."""
+
+    def __init__(self, game: str, options: Any):
+        super().__init__()
+        self.game = game
+        self.railroad = game == "railroad-canasta"
+        self.options = options
+        P = self.players = options.player_count
+        pack = self.pack = Pack.get(options.decks, options.jokers)
+        first = meldhall.new_game(game, players=P, seed=0, options=options)
+        # cutthroat regroups the sides during a hand (CC-14.1): leave room for every seat
+        self.nsides = S = (P if getattr(options, "cutthroat", False)
+                           else int(first.nsides))  # type: ignore[attr-defined]  # canasta
+        self.phases = _CANASTA_PHASES[game]
+        kinds = [pack.cards[c].rank for c in range(pack.size)]
+        self.counter = _CardCounter(pack, 14, kinds)
+        n = pack.size
+        most = float(4 * pack.decks + pack.jokers)
+        add = self._add
+        add("phase", len(self.phases), "one-hot: " + ", ".join(self.phases))
+        add("turn", P, "one-hot: the seat in turn (relative)")
+        add("dealer", P, "one-hot: the dealer (relative)")
+        add("to_act_me", 1, "1 when this seat's decision is awaited")
+        add("hand_names", 53, "own hand: count per card name (suit×13 + rank−1; 52 joker)",
+            float(pack.decks if pack.jokers <= pack.decks else pack.jokers))
+        add("hand_kinds", 14, "own hand: count per kind (0 joker, 1 A, 2 two, 3 … 13 K)", most)
+        add("known_kinds", P * 14, "per seat (relative): cards it took with the pile and "
+            "still holds, per kind (CC-5.9, RR-5.10)", most)
+        add("hand_sizes", P, "cards held per seat (relative)", float(n))
+        add("stock_size", 1, "cards in the stock / pack size")
+        add("pile_size", 1, "cards in the discard pile / pack size")
+        add("pile_frozen", 1, "1 when the pile is frozen")
+        add("upcard_names", 53, "one-hot name of the upcard (all 0: empty pile)")
+        add("upcard_kind", 14, "one-hot kind of the upcard")
+        add("pile_kinds", 14, "whole discard pile: count per kind", most)
+        add("melds", S * 14 * 4, "per side (relative) and meld rank 0–13 (0: Railroad's wild "
+            "meld, 3: black threes): naturals, twos, jokers, 1 if a canasta", float(n))
+        add("red_threes", P, "red threes placed per seat (relative)", most)
+        add("scores", S, "cumulative score per side (relative) / 1000", SCORE_CLIP, -SCORE_CLIP)
+        add("minimums", S, "minimum count of a first melding per side (relative) / 100", 20.0)
+        add("turn_flags", 4, "the seat in turn: took the pile, melding actions made (count), "
+            "a black-three meld made this turn, stage actions made / 20", 100.0)
+        add("new_ranks", 14, "ranks of the melds begun this turn (1 each)")
+        add("staged", 14 * 3, "own staged melds (CC-6.9): naturals, twos, jokers per rank",
+            most)
+        add("staged_info", 2, "own staged: 1 when the first is a take's upcard meld; the "
+            "staged count / 100", 100.0)
+        if self.railroad:
+            add("closed", P * 4, "closed canastas per seat (relative) by type: red, black, "
+                "wild, sevens (RR-6.9)", float(n))
+            add("kitty_sizes", P, "cards in each seat's untaken kitty (relative)", float(n))
+            add("kitty_taken", P, "1 per seat (relative) that has taken its kitty")
+            add("my_kitty", 15, "own kitty per kind, once this seat may look at it "
+                "(RR-10.2), then a 1", most)
+        else:
+            add("consent", 4, "\"may I go out?\" (CC-10.5): asked, answered yes, answered "
+                "no; 1 when the seat in turn may still go out concealed (CC-10.6)")
+            add("seat_melded", P, "1 per seat (relative) that has melded this hand")
+            add("no_discard", 1, "1 when the last stock card drawn was a red three (CC-11.2)")
+        self._finish()
+        self.rel = _rel(P)
+        self.order = _order(P)
+        self._meld_cache: dict[int, tuple[Any, list[int], np.ndarray]] = {}
+        self._known_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._pile_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._rows: dict[int, np.ndarray] = {}
+        self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
+        self._sides: dict[int, list[int]] = {}
+        self._kind_of = self.pack.rank_of
+        self._phase_index = {ph: i for i, ph in enumerate(self.phases)}
+        self._pack_size = float(n)
+
+    def _side_order(self, side_of: tuple[int, ...], seat: int, nsides: int) -> list[int]:
+        """Absolute sides in relative order: the observer's, then by the seats after it."""
+        out: list[int] = []
+        for s in self.order[seat]:
+            sd = side_of[s]
+            if sd not in out:
+                out.append(sd)
+        for sd in range(nsides):
+            if sd not in out:
+                out.append(sd)
+        return out
+
+    def _melds(self, melds: Any, sides: list[int], seat: int) -> np.ndarray:
+        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple)."""
+        hit = self._meld_cache.get(seat)
+        if hit is not None and hit[0] is melds and hit[1] == sides:
+            return hit[2]
+        out = np.zeros(self.nsides * 56, np.float32)
+        mv = cells(out)
+        for i, sd in enumerate(sides):
+            if sd >= len(melds):
+                continue
+            b = i * 56
+            for m in melds[sd]:
+                if m is None:
+                    continue
+                o = b + m.rank * 4
+                mv[o] = float(m.naturals)
+                mv[o + 1] = float(m.twos)
+                mv[o + 2] = float(m.jokers)
+                if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+                    mv[o + 3] = 1.0
+        self._meld_cache[seat] = (melds, sides, out)
+        return out
+
+    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
+        """The ``known_kinds`` slice for ``seat`` (cached by the identity of the tuple)."""
+        hit = self._known_cache.get(seat)
+        if hit is not None and hit[0] is known:
+            return hit[1]
+        cnt = self.counter.counts([known[s] for s in self.order[seat]])
+        out = cnt[:, 53:].ravel().copy()
+        self._known_cache[seat] = (known, out)
+        return out
+
+    def _row(self, mask: int) -> np.ndarray:
+        """Counts by name then kind (67) of a card bitmask, cached by its value."""
+        cache = self._rows
+        row = cache.get(mask)
+        if row is None:
+            if len(cache) > 4096:
+                cache.clear()
+            row = cache[mask] = self.counter.counts([mask])[0]
+        return row
+
+    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
+        """The slices that change seldom (melds, known cards, red threes, scores, minimums,
+        the dealer, Railroad's closed canastas and kitties, who has melded), cached by the
+        identity of the engine's immutable tuples and the values of its flags."""
+        priv = obs.private  # type: ignore[attr-defined]
+        known, red3, scores, side_of = p["known"], p["red3"], p["scores"], p["side_of"]
+        railroad = self.railroad
+        extra = ((p["closed"], p["kitty_taken"], priv["kitty_sizes"]) if railroad
+                 else (p["seat_melded"],))
+        key = (seat, p["dealer"], p["nsides"], known, red3, scores, side_of) + extra
+        hit = self._slow_cache.get(seat)
+        if hit is not None and hit[0] == key:  # element by element, identity first
+            return hit[1]
+        at = self._at
+        P = self.players
+        rel = self.rel[seat]
+        out = np.zeros(self.size, np.float32)
+        a = at["known_kinds"]
+        out[a:a + 14 * P] = self._known(known, seat)
+        nsides = p["nsides"]
+        sides = self._side_order(side_of, seat, nsides)
+        self._sides[seat] = sides
+        idx: list[int] = [at["dealer"] + rel[p["dealer"]]]
+        val: list[float] = [1.0]
+        a = at["red_threes"]
+        for s, m in enumerate(red3):
+            if m:
+                idx.append(a + rel[s])
+                val.append(m.bit_count())
+        mins = obs.minimums()  # type: ignore[attr-defined]
+        a = at["scores"]
+        b = at["minimums"]
+        for i, sd in enumerate(sides):
+            # Railroad and cutthroat score per player: their "sides" are the seats
+            if sd < len(scores):
+                v = scores[sd] / 1000.0
+                idx.append(a + i)
+                val.append(max(-SCORE_CLIP, min(SCORE_CLIP, v)))
+            if sd < len(mins) and mins[sd] is not None:
+                idx.append(b + i)
+                val.append(mins[sd] / 100.0)
+        if railroad:
+            a = at["closed"]
+            tix = _RAILROAD_TYPES
+            for s, cl in enumerate(p["closed"]):
+                for kind, _m in cl:
+                    idx.append(a + rel[s] * 4 + tix.index(kind))
+                    val.append(1.0)
+            a = at["kitty_sizes"]
+            b = at["kitty_taken"]
+            taken = p["kitty_taken"]
+            for s, k in enumerate(priv["kitty_sizes"]):
+                idx.append(a + rel[s])
+                val.append(k)
+                if (taken >> s) & 1:
+                    idx.append(b + rel[s])
+                    val.append(1.0)
+        else:
+            sm = p["seat_melded"]
+            if sm:
+                a = at["seat_melded"]
+                for s in range(P):
+                    if (sm >> s) & 1:
+                        idx.append(a + rel[s])
+                        val.append(1.0)
+        if railroad:
+            np.add.at(out, idx, val)  # closed canastas of one type add up
+        else:
+            out[idx] = val
+        self._slow_cache[seat] = (key, out)
+        return out
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        """The tensor of a canasta observation (shape ``(size,)``, ``float32``)."""
+        p = obs.public
+        seat = obs.seat
+        P = self.players
+        at = self._at
+        rel = self.rel[seat]
+        out = self._slow(obs, seat, p).copy()
+        a = at["melds"]
+        out[a:a + self.nsides * 56] = self._melds(p["melds"], self._sides[seat], seat)
+        pile = p["pile"]
+        hit = self._pile_cache.get(id(pile))
+        if hit is None or hit[0] is not pile:
+            if len(self._pile_cache) > 256:
+                self._pile_cache.clear()
+            counts = [0.0] * 14
+            kind_of = self._kind_of
+            for c in pile:
+                counts[kind_of[c]] += 1.0
+            hit = self._pile_cache[id(pile)] = (pile, np.array(counts, np.float32))
+        a = at["pile_kinds"]
+        out[a:a + 14] = hit[1]
+
+        # single values: written through a memoryview (cheaper than numpy item access)
+        mv = cells(out)
+        # the own hand, card by card (a dozen or so): by name, then by kind
+        names = self.counter.names
+        kind_of = self._kind_of
+        a = at["hand_names"]
+        b = a + 53
+        m = obs.hand  # type: ignore[attr-defined]
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            mv[a + names[c]] += 1.0
+            mv[b + kind_of[c]] += 1.0
+            m ^= low
+        ph = p["_phase"]
+        turn = p["turn"]
+        mv[at["phase"] + self._phase_index[ph]] = 1.0
+        mv[at["turn"] + rel[turn]] = 1.0
+        if ph == "consent":
+            me = seat == p["asker_partner"]
+        elif ph == "hand_end":
+            me = seat == (p["dealer"] + 1) % P
+        elif ph == "game_over":
+            me = False
+        else:
+            me = seat == turn
+        if me:
+            mv[at["to_act_me"]] = 1.0
+        hs = obs.hand_sizes  # type: ignore[attr-defined]
+        a = at["hand_sizes"]
+        for s in range(P):
+            mv[a + rel[s]] = float(hs[s])
+        n = self._pack_size
+        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
+        mv[at["pile_size"]] = len(pile) / n
+        if p["pile_frozen"]:
+            mv[at["pile_frozen"]] = 1.0
+        if pile:
+            up = pile[-1]
+            mv[at["upcard_names"] + self.counter.names[up]] = 1.0
+            mv[at["upcard_kind"] + self.pack.rank_of[up]] = 1.0
+        a = at["turn_flags"]
+        priv = obs.private  # type: ignore[attr-defined]
+        if p["took"]:
+            mv[a] = 1.0
+        mv[a + 1] = float(p["melds_made"])
+        if p["b3_done"]:
+            mv[a + 2] = 1.0
+        mv[a + 3] = priv.get("stages", 0) / 20.0
+        nr = p["new_ranks"]
+        if nr:
+            a = at["new_ranks"]
+            for r in range(14):
+                if (nr >> r) & 1:
+                    mv[a + r] = 1.0
+        staged = priv.get("staged")
+        if staged:
+            a = at["staged"]
+            for sp in staged:  # Railroad may stage two seven-card melds of one rank: add up
+                o = a + sp.rank * 3
+                mv[o] += sp.naturals
+                mv[o + 1] += sp.twos
+                mv[o + 2] += sp.jokers
+            a = at["staged_info"]
+            if priv.get("staged_up"):
+                mv[a] = 1.0
+            mv[a + 1] = obs.staged_count() / 100.0  # type: ignore[attr-defined]
+        if self.railroad:
+            kitty = priv["kitty"]
+            if kitty is not None:
+                a = at["my_kitty"]
+                out[a:a + 14] = self._row(kitty)[53:]
+                mv[a + 14] = 1.0
+        else:
+            a = at["consent"]
+            if p["asked"]:
+                mv[a] = 1.0
+            perm = p["permission"]
+            if perm is True:
+                mv[a + 1] = 1.0
+            elif perm is False:
+                mv[a + 2] = 1.0
+            if p["conceal_ok"]:
+                mv[a + 3] = 1.0
+            if p["no_discard"]:
+                mv[at["no_discard"]] = 1.0
+        return out
+
+
+class ShanghaiEncoder(Encoder):
+    """The tensor of Shanghai Rummy (slices: docs/rl.md)."""
+
+    def __init__(self, options: Any):
+        super().__init__()
+        self.game = "shanghai-rummy"
+        self.options = options
+        P = self.players = options.player_count
+        pack = self.pack = Pack.get(options.num_decks, options.num_jokers)
+        self.n52 = 52 * pack.decks
+        # kinds here: rank 1..13 by index rank-1, the joker 13
+        kinds = [(pack.cards[c].rank - 1) if pack.cards[c].rank else 13
+                 for c in range(pack.size)]
+        self.counter = _CardCounter(pack, 14, kinds)
+        self.max_melds = M = 4 * P
+        n = float(pack.size)
+        most = float(4 * pack.decks + pack.jokers)
+        per_name = float(max(pack.decks, pack.jokers))
+        add = self._add
+        add("phase", len(_SHANGHAI_PHASES), "one-hot: " + ", ".join(_SHANGHAI_PHASES))
+        add("turn", P, "one-hot: the seat in turn (relative)")
+        add("dealer", P, "one-hot: the dealer (relative)")
+        add("to_act_me", 1, "1 when this seat's decision is awaited (its turn, or the upcard "
+            "offered to it in a buy window)")
+        add("contract", 10, "one-hot: this deal's contract number 1–10 (SH-5.2)")
+        add("hand_names", 53, "own hand: count per card name", per_name)
+        add("hand_ranks", 14, "own hand: count per rank (A … K), then jokers", most)
+        add("known_names", P * 53, "per seat (relative): cards publicly known to be in its "
+            "hand (the upcard taken, cards bought), per name", per_name)
+        add("hand_sizes", P, "cards held per seat (relative)", n)
+        add("stock_size", 1, "cards in the stock / pack size")
+        add("pile_size", 1, "cards in the discard pile / pack size")
+        add("rebuilds", 1, "stock rebuilds this deal", 100.0)
+        add("upcard_names", 53, "one-hot name of the upcard")
+        add("pile_names", 53, "whole discard pile: count per name", per_name)
+        add("melds", M * (6 + P), "per table meld slot 1 … 4P (the numbers the lay-off and "
+            "swap actions name): present, run, set rank / 13, run suit / 3, lowest and "
+            "highest position / 14, then one-hot owner (relative)", n)
+        add("table_names", 53, "every card on the table by declared name (a joker counts "
+            "as its declared card)", most)
+        add("table_jokers", 53, "jokers on the table by declared name", most)
+        add("made", P, "1 per seat (relative) that has made this deal's contract")
+        add("buys", P, "buys per seat (relative) this deal", 100.0)
+        add("buy_limit", 2, "buys allowed per player this deal; 1 if unlimited (SH-10.6)",
+            100.0)
+        add("buy_queue", P, "the buy window (SH-10.3): for each seat (relative) its place in "
+            "the queue of seats still to be offered the upcard (1 = now), 0 if not in it",
+            float(P))
+        add("upcard_from", P, "one-hot: the seat (relative) that discarded the upcard")
+        add("taken_names", 53, "one-hot: the upcard taken as this turn's draw")
+        add("turn_flags", 3, "the seat in turn: made the contract this turn, jokers laid this "
+            "turn, no buy could be offered", 100.0)
+        add("scores", P, "cumulative penalty points per seat (relative) / 100", SCORE_CLIP * 10,
+            -SCORE_CLIP * 10)
+        add("staged_names", 53, "own staged melds (SH-8.1): their cards by declared name",
+            most)
+        add("staged_info", 3, "own staged: sets, runs, stage actions made / 12", 100.0)
+        self._finish()
+        self.rel = _rel(P)
+        self.order = _order(P)
+        self._phase_index = {ph: i for i, ph in enumerate(_SHANGHAI_PHASES)}
+        self._meld_cache: dict[tuple[int, int], tuple[Any, list[int], list[float]]] = {}
+        self._pile_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._rows: dict[int, np.ndarray] = {}
+        self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
+        self._n = n
+
+    def _melds(self, melds: Any, seat: int) -> tuple[list[int], list[float]]:
+        key = (seat, id(melds))
+        hit = self._meld_cache.get(key)
+        if hit is not None and hit[0] is melds:
+            return hit[1], hit[2]
+        rel = self.rel[seat]
+        w = 6 + self.players
+        base = self._at["melds"]
+        tn = self._at["table_names"]
+        tj = self._at["table_jokers"]
+        n52 = self.n52
+        idx: list[int] = []
+        val: list[float] = []
+        table: dict[int, float] = {}
+        for i, m in enumerate(melds[:self.max_melds]):
+            o = base + i * w
+            idx += (o, o + 1, o + 2, o + 3, o + 4, o + 5, o + 6 + rel[m.owner])
+            if m.run:
+                val += (1.0, 1.0, 0.0, m.suit / 3.0, m.lo / 14.0, m.hi / 14.0, 1.0)
+            else:
+                val += (1.0, 0.0, m.rank / 13.0, 0.0, 0.0, 0.0, 1.0)
+            # cards and jokers go in two more places: reuse the meld's slot layout
+            for c, d in zip(m.cards, m.decl):
+                k = d if d < 52 else 52
+                table[tn + k] = table.get(tn + k, 0.0) + 1.0
+                if c >= n52:
+                    table[tj + k] = table.get(tj + k, 0.0) + 1.0
+        idx += table.keys()
+        val += table.values()
+        if len(self._meld_cache) > 256:
+            self._meld_cache.clear()
+        self._meld_cache[key] = (melds, idx, val)
+        return idx, val
+
+    def _row(self, mask: int) -> np.ndarray:
+        """Counts by name then rank (67) of a card bitmask, cached by its value."""
+        cache = self._rows
+        row = cache.get(mask)
+        if row is None:
+            if len(cache) > 4096:
+                cache.clear()
+            row = cache[mask] = self.counter.counts([mask])[0]
+        return row
+
+    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
+        """The slices that change seldom (melds, known cards, who made the contract, buys,
+        scores, the dealer, the contract), cached by the identity of the engine's immutable
+        tuples and the values of its numbers."""
+        melds, known, made, buys, scores = p["melds"], p["known"], p["made"], p["buys"], \
+            p["scores"]
+        key = (seat, p["dealer"], p["hand_no"], melds, known, made, buys, scores)
+        hit = self._slow_cache.get(seat)
+        if hit is not None and hit[0] == key:  # element by element, identity first
+            return hit[1]
+        at = self._at
+        P = self.players
+        rel = self.rel[seat]
+        order = self.order[seat]
+        out = np.zeros(self.size, np.float32)
+        cnt = self.counter.counts([known[s] for s in order])
+        a = at["known_names"]
+        out[a:a + 53 * P] = cnt[:, :53].ravel()
+        hand_no = p["hand_no"]
+        contract = hand_no + 1 if hand_no < obs.options.deals else 10  # type: ignore[attr-defined]
+        idx: list[int] = [at["dealer"] + rel[p["dealer"]], at["contract"] + contract - 1]
+        val: list[float] = [1.0, 1.0]
+        b = at["made"]
+        c = at["buys"]
+        for s in range(P):
+            r = rel[s]
+            idx.append(c + r)
+            val.append(buys[s])
+            if (made >> s) & 1:
+                idx.append(b + r)
+                val.append(1.0)
+        mi, mv = self._melds(melds, seat)
+        idx += mi
+        val += mv
+        limit = obs.options.buy_limit(contract)  # type: ignore[attr-defined]
+        a = at["buy_limit"]
+        if limit is None:
+            idx.append(a + 1)
+            val.append(1.0)
+        else:
+            idx.append(a)
+            val.append(float(limit))
+        a = at["scores"]
+        lim = SCORE_CLIP * 10
+        for s, v in enumerate(scores):
+            idx.append(a + rel[s])
+            val.append(max(-lim, min(lim, v / 100.0)))
+        out[idx] = val
+        self._slow_cache[seat] = (key, out)
+        return out
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        """The tensor of a Shanghai observation (shape ``(size,)``, ``float32``)."""
+        p = obs.public
+        seat = obs.seat
+        P = self.players
+        at = self._at
+        rel = self.rel[seat]
+        out = self._slow(obs, seat, p).copy()
+        pile = p["pile"]
+        a = at["hand_names"]
+        out[a:a + 67] = self._row(obs.hand)  # type: ignore[attr-defined]
+        hit = self._pile_cache.get(id(pile))
+        if hit is None or hit[0] is not pile:
+            if len(self._pile_cache) > 256:
+                self._pile_cache.clear()
+            m = 0
+            for c in pile:
+                m |= 1 << c
+            hit = self._pile_cache[id(pile)] = (pile, self._row(m)[:53].copy())
+        a = at["pile_names"]
+        out[a:a + 53] = hit[1]
+
+        mv = cells(out)
+        ph = p["_phase"]
+        turn = p["turn"]
+        mv[at["phase"] + self._phase_index[ph]] = 1.0
+        mv[at["turn"] + rel[turn]] = 1.0
+        queue = p["queue"]
+        if ph == "buy":
+            me = queue[0] == seat
+        elif ph == "deal_end":
+            me = seat == (p["dealer"] + 1) % P
+        elif ph == "game_over":
+            me = False
+        else:
+            me = seat == turn
+        if me:
+            mv[at["to_act_me"]] = 1.0
+        hs = obs.hand_sizes  # type: ignore[attr-defined]
+        a = at["hand_sizes"]
+        for s in range(P):
+            mv[a + rel[s]] = float(hs[s])
+        n = self._n
+        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
+        mv[at["pile_size"]] = len(pile) / n
+        mv[at["rebuilds"]] = float(p["rebuilds"])
+        names = self.counter.names
+        if pile:
+            mv[at["upcard_names"] + names[pile[-1]]] = 1.0
+        a = at["buy_queue"]
+        for i, s in enumerate(queue):
+            mv[a + rel[s]] = float(i + 1)
+        if p["upcard_from"] >= 0:
+            mv[at["upcard_from"] + rel[p["upcard_from"]]] = 1.0
+        if p["taken"] >= 0:
+            mv[at["taken_names"] + names[p["taken"]]] = 1.0
+        a = at["turn_flags"]
+        if p["contract_now"]:
+            mv[a] = 1.0
+        mv[a + 1] = float(p["jokers_now"])
+        if p["no_supply"]:
+            mv[a + 2] = 1.0
+        staged = obs.staged  # type: ignore[attr-defined]
+        b = at["staged_info"]
+        if staged:
+            a = at["staged_names"]
+            sets = runs = 0
+            for sp in staged:
+                if sp.is_run:
+                    runs += 1
+                else:
+                    sets += 1
+                for k, _j in sp.declared():  # several staged cards may share a name
+                    mv[a + k] += 1.0
+            mv[b] = float(sets)
+            mv[b + 1] = float(runs)
+        mv[b + 2] = obs.stages / 12.0  # type: ignore[attr-defined]
+        return out
+
+
+_ENCODERS: dict[tuple[str, Any], Encoder] = {}
+
+
+def encoder_for(game: str, options: Any) -> Encoder:
+    """The (shared) encoder of ``game`` with ``options`` (the game's options object).
+
+    Raises:
+        meldhall.OptionsError: an unknown game.
+    """
+    key = (game, options)
+    enc = _ENCODERS.get(key)
+    if enc is None:
+        if game == "shanghai-rummy":
+            enc = ShanghaiEncoder(options)
+        elif game in _CANASTA_PHASES:
+            enc = CanastaEncoder(game, options)
+        else:
+            raise meldhall.OptionsError(f"no observation tensor for the game {game!r}")
+        _ENCODERS[key] = enc
+    return enc
