@@ -67,3 +67,19 @@ def test_shanghai_buy_prompt_names_the_card_and_the_penalty_card():
         "text": f"Buy A\u2666? You also take a penalty card from the stock "
                 f"(buy 1 of {obs['buy_limit']}).",
     }
+
+
+def test_the_public_view_does_not_change_while_a_player_stages():
+    """CC-6.9, SH-8.1: staging is private, so the spectator's view of a state with melds staged
+    equals its view of the state before: no field changes and none goes missing (the stage
+    counter and the staged count are shown at the value every other seat sees)."""
+    state = new_game("classic-canasta", players=4, seed=0).apply_text("draw")
+    before = public_view(state)
+    staged = state.apply_text("stage A A 2")
+    assert staged.observation(staged.to_act[0]).to_json()["staged_count"] > 0
+    assert public_view(staged) == before
+    sh = new_game("shanghai-rummy", players=3, seed=1).apply_text("draw", 1)
+    while sh.to_act != (1,) or sh.phase != "meld":
+        sh = sh.apply(sh.legal_actions()[0])
+    stage = next(a for a in sh.legal_actions() if str(a).startswith("stage "))
+    assert public_view(sh.apply(stage)) == public_view(sh)

@@ -24,6 +24,11 @@ __all__ = [
 PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "seat": None, "staged": [],
                                    "staged_upcard": False}
 REMOVED_FIELDS: frozenset[str] = frozenset({"my_kitty"})
+#: Fields that the seat in turn sees with values of its own while it stages (CC-6.9, RR-6.11,
+#: SH-8.1) and every other seat sees at their resting value: the public view always shows the
+#: resting value, so that a spectator's view never changes, nor loses a field, while a player
+#: stages or withdraws.
+STAGING_FIELDS: tuple[str, ...] = ("staged_count", "stages_left")
 
 #: How many of the last actions (in notation) each message carries.
 RECENT = 16
@@ -87,8 +92,12 @@ def public_view(state: State, observations: list[dict[str, Any]] | None = None
             base[key] = empty
     for key in REMOVED_FIELDS:
         base.pop(key, None)
+    resting = [v for s, v in enumerate(views) if s not in state.to_act] or views
+    for key in STAGING_FIELDS:
+        if key in base:
+            base[key] = resting[0].get(key)
     for key in list(base):
-        if key in PRIVATE_FIELDS or key == "log":
+        if key in PRIVATE_FIELDS or key in STAGING_FIELDS or key == "log":
             continue
         if any(v.get(key) != base[key] for v in views[1:]):
             del base[key]
