@@ -185,7 +185,9 @@ def test_house_rules_are_named_at_the_rules_they_change(game):
 def test_examples_of_house_rule_notes():
     sh = " ".join(find_rule("shanghai-rummy", "SH-6.5", players=True).split())
     assert sh.endswith("(see *House rules* at the end of the rules).")
-    assert "*House rule:* `discard_taken_upcard` changes this rule: by default false" in sh
+    assert ("*House rule:* `discard_taken_upcard` changes this rule: by default off; a table may "
+            "turn it on") in sh
+    assert "by default true" not in player_rules("classic-canasta")  # a switch is on or off
     cc = find_rule("classic-canasta", "CC-4.8", players=True)
     assert "`red_three_upcard_freezes`" in cc
     # named in the rule itself: no second note

@@ -379,8 +379,21 @@ def house_rules(block: Block) -> list[HouseRule]:
     return rows
 
 
+_ON_OFF = re.compile(r"^(true|false)\b")
+
+
 def _choices(rule: HouseRule) -> str:
-    return f"by default {rule.default}; otherwise {rule.alternatives}"
+    """"by default on (…); a table may turn it off (…)" for a switch, "by default X; a table
+    may choose Y instead" otherwise: the table's cells in a player's words (no true/false)."""
+    d, alt = _ON_OFF.match(rule.default), _ON_OFF.match(rule.alternatives)
+    if d and alt:
+        on = "on" if d.group(1) == "true" else "off"
+        off = "off" if on == "on" else "on"
+        rest_d = rule.default[d.end():].strip()
+        rest_a = rule.alternatives[alt.end():].strip()
+        return (f"by default {on}{' ' + rest_d if rest_d else ''}; a table may turn it "
+                f"{off}{' ' + rest_a if rest_a else ''}")
+    return f"by default {rule.default}; a table may choose {rule.alternatives} instead"
 
 
 _SEE = "(see *House rules* at the end of the rules)"
