@@ -121,6 +121,7 @@ def test_nothing_may_be_undone():
     s = play(s, "draw")
     assert_illegal(s, "draw", "RR-5.6")
     assert_illegal(s, "take 9 9", "RR-5.6")
+    assert_illegal(s, "take 6 6", "RR-5.6")  # the draw decides, not the rank named
 
 
 # --------------------------------------------------------------------------- RR-5.7

@@ -39,6 +39,9 @@ def test_no_undo_after_drawing():
     assert_illegal(s, "take", "CC-5.5")
     assert_illegal(s, "take 9 9", "CC-5.5")
     assert_illegal(s, "draw", "CC-5.5")
+    # a take naming another rank is refused for the draw already made, not for the rank
+    # (it said "CC-8.5: the natural cards melded with the upcard must be of its rank")
+    assert_illegal(s, "take 5 5", "CC-5.5")
 
 
 def test_meld_only_on_own_side():

@@ -727,6 +727,19 @@ class CanastaState(State):
                 raise self._err("meld_shape", f"a meld with rank {getattr(sp, 'rank', sp)!r} "
                                 "and those counts is impossible")
 
+    def _refuse_late_take(self, text: str, top: int | None) -> None:
+        """Before reading ``take …`` outside the draw phase: refuse it for the reason that
+        decides (CC-5.5 / RR-5.1: the turn's draw is made, or it is not the seat's turn)
+        rather than for the cards it names, which the notation checks first.
+
+        Raises:
+            IllegalActionError: the refusal a take gets in this state, if it gets one.
+        """
+        if self._phase == "draw" or text.strip().split(" ", 1)[0].lower() != "take":
+            return
+        self._plan(Take(top if top is not None and top not in (TWO, JOKER, 3) else 4, 2, 0, 0,
+                        ()), None)
+
     def _plan(self, action: Action, seat: int | None) -> Plan:
         """The one legality check: the turn, the action's shape, the end of a hand and the
         deal, the draw phase; then the game's own phases (:meth:`_plan_phase`).  Returns what

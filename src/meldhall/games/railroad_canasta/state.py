@@ -1135,6 +1135,7 @@ class RailroadCanastaState(CanastaState):
     def parse_action(self, text: str) -> Action:
         """Read an action in notation (``docs/notation.md``) for this state."""
         top = self.pack.rank_of[self.pile[-1]] if self.pile else None
+        self._refuse_late_take(text, top)
         return parse_canasta_action(text, top_rank=top, rules=RAILROAD_PARSE_RULES)
 
     def observation(self, seat: int) -> RailroadCanastaObservation:
