@@ -473,3 +473,21 @@ def test_refused_buy_leaves_state_unchanged():
     before = dump_position(st)
     assert not st.is_legal(BUY, 1)
     assert dump_position(st) == before
+
+
+def test_the_player_in_turn_never_buys():
+    """SH-10.2: the player in turn does not buy; after taking the upcard the refusal says the
+    draw is made, not "take the upcard as your draw" (it is taken already)."""
+    import pytest
+
+    import meldhall
+    from meldhall.errors import IllegalActionError
+
+    s = meldhall.new_game("shanghai-rummy", players=3, seed=1)
+    with pytest.raises(IllegalActionError, match="take the upcard as your draw") as info:
+        s.apply_text("buy", 1)
+    assert info.value.rule_id == "SH-10.2"
+    s = s.apply_text("take", 1)
+    with pytest.raises(IllegalActionError, match="you have drawn this turn") as info:
+        s.apply_text("buy", 1)
+    assert info.value.rule_id == "SH-10.2"

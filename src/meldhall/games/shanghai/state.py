@@ -494,8 +494,11 @@ class ShanghaiState(State):
         ph = self._phase
         lim = self.buy_limit()
         if seat == self.turn:
+            if ph == UPCARD:
+                raise IllegalActionError(
+                    "SH-10.2", "the player in turn does not buy: take the upcard as your draw")
             raise IllegalActionError(
-                "SH-10.2", "the player in turn does not buy: take the upcard as your draw")
+                "SH-10.2", "the player in turn does not buy, and you have drawn this turn")
         if ph == UPCARD:
             if not self.penalty_supply_ok():
                 raise IllegalActionError(
