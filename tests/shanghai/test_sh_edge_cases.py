@@ -484,7 +484,7 @@ def test_the_player_in_turn_never_buys():
     from meldhall.errors import IllegalActionError
 
     s = meldhall.new_game("shanghai-rummy", players=3, seed=1)
-    with pytest.raises(IllegalActionError, match="take the upcard as your draw") as info:
+    with pytest.raises(IllegalActionError, match="first takes the upcard") as info:
         s.apply_text("buy", 1)
     assert info.value.rule_id == "SH-10.2"
     s = s.apply_text("take", 1)
