@@ -240,8 +240,8 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
         subset (a partial Fisher–Yates shuffle driven by SplitMix64 from ``key``) of the cards
         listed by name (rank and suit), then deck index.
 
-    Source: issue "Nothing learned from which copy moved"; CC-5.9, RR-5.10, SH-6.4 (hands are
-    private: the copy shown must tell nothing about the copies still held).
+    Source: CC-5.9, RR-5.10, SH-6.4 (hands are private: the copy shown must tell nothing about
+    the copies still held).
     """
     chosen = 0
     x = key
