@@ -1077,3 +1077,149 @@ def test_railroad_canasta_types_are_explained(server, browser):
     expect(legend.locator("a.rule-link")).to_have_count(1)
     assert not errors, errors
     page.close()
+
+
+def test_shanghai_moves_read_with_suit_symbols(server, browser, artifacts):
+    """What a player reads names cards as the table does: the buttons and the "All legal
+    moves" list say "stage 6♠ 6♣ Jk=6♠" (they said "stage 6S 6C JK=6S"), the staged meld's
+    undo says it too; ``data-action`` keeps the notation sent.  The typed move's example is
+    Shanghai's own and the scores' column says "Player" (Shanghai has no sides)."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed, me = 1, 1
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, me)
+    toks = [s["token"] for s in t["seats"]]
+    typed = page.locator("#typed-action")
+    expect(typed).to_have_attribute("placeholder", re.compile(r"stage 7H 7S JK=7D"))
+    assert "meld K K 2" not in typed.get_attribute("placeholder")
+    expect(page.locator("#scores-box th").first).to_have_text("Player")
+    page.click('button[data-action="draw"]')
+    deadline = time.monotonic() + 30
+    while True:            # the others pass on the upcard (the buy window)
+        common = server.view(t["table"], toks[me])["common"]
+        if common["to_act"] == [me]:
+            break
+        seat = common["to_act"][0]
+        r = server.act(t["table"], toks[seat], "pass", common["version"])
+        assert r.status_code == 200, r.text
+        assert time.monotonic() < deadline
+    first = "stage 6S 6C JK=6S"
+    legal = server.view(t["table"], toks[me])["view"]["legal"]
+    assert first in legal
+    page.locator("#actions details.all-moves summary").click()
+    moves = page.locator("#actions .action-list button.action")
+    expect(moves).to_have_count(min(len(legal), 400))
+    button = page.locator(f'#actions .action-list button[data-action="{first}"]')
+    expect(button).to_have_text(shown(first))
+    assert shown(first) == "stage 6\u2660 6\u2663 Jk=6\u2660"
+    texts = moves.all_inner_texts()
+    assert not [x for x in texts if LETTER_CARD.search(x)], texts
+    assert sorted(moves.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(legal[:400])
+    button.click()
+    undo = page.locator("#staged button.undo")
+    expect(undo).to_have_attribute("aria-label", "undo: put " + shown(first[6:]) + " back in the hand")
+    assert not LETTER_CARD.search(undo.get_attribute("title")), undo.get_attribute("title")
+    # the words of the moves area (its card pictures aside: a joker's face says JK/JOKER)
+    words = page.locator("#actions").evaluate(
+        "e => { const c = e.cloneNode(true); c.querySelectorAll('svg').forEach((s) => s.remove());"
+        " return c.innerText; }")
+    assert "6\u2660 6\u2663 Jk=6\u2660" in words and not LETTER_CARD.search(words), words
+    page.locator("#actions").screenshot(path=str(artifacts / "e2e_shanghai_symbols.png"))
+    assert not errors, errors
+    page.close()
+
+
+def seed_with_a_two_after_the_draw() -> int:
+    """A seed of three-player Classic Canasta where the pile starts unfrozen and seat 1, first
+    to move, may discard a 2 and stage a meld with one after drawing."""
+    for seed in range(1, 500):
+        st = new_game("classic-canasta", players=3, seed=seed)
+        if st.to_act != (1,) or st.observation(1).to_json()["pile_frozen"]:
+            continue
+        legal = [str(a) for a in st.apply_text("draw", 1).legal_actions(1)]
+        if "discard 2" in legal and any(re.fullmatch(r"stage (\w+) \1 2", a) for a in legal):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_classic_pile_frozen_for_a_side_without_melds_and_wild_two_tooltips(server, browser):
+    """At the start of a Classic hand the pile is frozen for a side that has not melded
+    (CC-8.4): the pile says "frozen for your side until it melds" (it showed no freeze).  A
+    kind-named move's tooltip calls a 2 a wild card, not a joker ("any wild 2 from your
+    hand"; it said "any 2 joker")."""
+    from playwright.sync_api import expect
+
+    seed = seed_with_a_two_after_the_draw()
+    t, page, errors = open_humans_table(browser, server, "classic-canasta", seed, 1)
+    badge = page.locator("#center .badge.side-frozen")
+    expect(badge).to_have_text("frozen for your side until it melds")
+    expect(badge).to_have_attribute("title", re.compile(r"^CC-8\.4"))
+    page.click('button[data-action="draw"]')
+    page.locator("#actions details.all-moves summary").click()
+    two = page.locator('#actions .action-list button[data-action="discard 2"]')
+    expect(two).to_have_attribute("title", re.compile(r"^any wild 2 from your hand: suits do not matter \(CC-5\.9\)"))
+    legal = server.view(t["table"], t["seats"][1]["token"])["view"]["legal"]
+    stage = next(a for a in legal if re.fullmatch(r"stage (\w+) \1 2", a))
+    rank = stage.split()[1]
+    expect(page.locator(f'#actions .action-list button[data-action="{stage}"]')).to_have_attribute(
+        "title", re.compile(rf"^any {rank}, {rank} and wild 2 from your hand"))
+    titles = page.locator("#actions button[title]").evaluate_all("bs => bs.map(b => b.title)")
+    assert not [x for x in titles if "2 joker" in x], titles
+    assert not errors, errors
+    page.close()
+
+
+def test_summed_score_rows_say_what_the_rule_scores(server, browser, tmp_path):
+    """A side's score lines summed by rule say what the rule scores: "cards in melds, 7 lines"
+    after RR-13.1 (it said "7 lines"); once the game is over the scores show no minimum count
+    for a first meld (no side will meld again) and a side of one seat is a "Player"."""
+    import random
+
+    from meldhall.record import Record, dump_record
+
+    from playwright.sync_api import expect
+
+    rng = random.Random(5)
+    state = new_game("railroad-canasta", players=4, seed=2**60 + 7)
+    dealer = int(state.dealer)
+    while len(state.history()) < 700 and not state.is_terminal:
+        seat = state.to_act[0]
+        state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+    path = tmp_path / "long.json"
+    path.write_text(dump_record(Record.from_state(state, dealer)))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    summed = page.locator("#sheet table.lines.summed tr")
+    expect(summed.first).to_be_attached()
+    rows = summed.all_inner_texts()
+    assert any(re.search(r"RR-13\.1\s+cards in melds, \d+ lines\s+-?\d+", r) for r in rows), rows
+    assert not [r for r in rows if re.search(r"RR-\d+\.\d+\s+\d+ lines", r)], rows
+
+    # a Classic game to 1 point: over after its first hand
+    for seed in range(1, 50):
+        rng = random.Random(seed)
+        state = new_game("classic-canasta", players=2, seed=seed, options={"target_score": 1})
+        dealer = int(state.dealer)
+        while not state.is_terminal and len(state.history()) < 3000:
+            seat = state.to_act[0]
+            state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+        if state.is_terminal:
+            break
+    assert state.is_terminal
+    path = tmp_path / "over.json"
+    path.write_text(dump_record(Record.from_state(state, dealer)))
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    heads = page.locator("#scores-box th")
+    expect(heads).to_have_count(3)                    # during the game: Player, Score, Minimum
+    expect(heads.last).to_have_text("Minimum")
+    page.keyboard.press("End")
+    expect(heads).to_have_count(2)
+    assert heads.all_inner_texts() == ["Player", "Score"]
+    page.close()
