@@ -1223,3 +1223,61 @@ def test_summed_score_rows_say_what_the_rule_scores(server, browser, tmp_path):
     expect(heads).to_have_count(2)
     assert heads.all_inner_texts() == ["Player", "Score"]
     page.close()
+
+
+def test_statistics_count_people_and_only_games_played(server, browser):
+    """A game against a person's seat played by a bot (the creator handed it over) counts
+    against "people", not that bot; a game whose seat this browser never played (a bot played
+    it throughout) is not counted at all (README, statistics)."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed = next(s for s in range(1, 200)
+                if new_game("classic-canasta", players=2, seed=s).to_act == (0,))
+
+    def table() -> dict:
+        return server.create("classic-canasta", seats=[
+            {"kind": "human", "name": "Me"}, {"kind": "human", "name": "Friend"}],
+            options={"target_score": 100}, seed=seed, bot_pause=0)
+
+    def hand_to_bot(t: dict, seat: int) -> None:
+        r = server.request("POST", f"/api/tables/{t['table']}/seats/{seat}", t["creator_token"],
+                           json={"kind": "bot", "bot": "heuristic"})
+        assert r.status_code == 200, r.text
+
+    def finish(t: dict) -> None:
+        deadline = time.monotonic() + 120
+        while not server.request("GET", f"/api/tables/{t['table']}",
+                                 t["creator_token"]).json()["finished"]:
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.1)
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    played, idle = table(), table()
+    # played: this browser draws once, then the bots play both seats to the end
+    page.goto(server.base + played["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    hand_to_bot(played, 1)
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#log")).to_contain_text("Me (you): draw")
+    hand_to_bot(played, 0)
+    finish(played)
+    expect(page.locator("#finished")).to_contain_text("Game over")
+    # idle: a bot plays this browser's seat from the start
+    hand_to_bot(idle, 0)
+    hand_to_bot(idle, 1)
+    finish(idle)
+    page.goto(server.base + idle["seats"][0]["url"])
+    expect(page.locator("#finished")).to_contain_text("Game over")
+    page.goto(server.base + "/")
+    rows = page.locator("#stats-table tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-level", "people")
+    expect(rows.first.locator("td").nth(1)).to_have_text("people")
+    expect(rows.first.locator("td").nth(2)).to_have_text("1")
+    assert not errors, errors
+    page.close()

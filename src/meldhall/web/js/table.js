@@ -13,7 +13,7 @@ import {
 } from "./board.js";
 import { renderFelt } from "./felt.js";
 import { animateMoves, initAnimationToggle } from "./motion.js";
-import { recordGame } from "./stats.js";
+import { noteMoved, noteSeats, recordGame } from "./stats.js";
 import { renderWatch } from "./takeover.js";
 
 const $ = (id) => document.getElementById(id);
@@ -114,6 +114,7 @@ function onMessage(m) {
       render();
       restoreFocus(info, afterMove && pending === null);
       if (before && before.view && m.view) animateMoves(before.view.observation, m.view.observation, mySeat);
+      if (role === "seat") noteSeats(tableId, m.seats);
       if (role === "seat" && m.common.finished) recordGame(tableId, m);
       if (pending === null) afterMove = false;
       if (pending === null && queued.length) sendAction(queued.shift(), true);
@@ -121,6 +122,7 @@ function onMessage(m) {
     }
     case "accepted":
       if (m.id === pending) pending = null;
+      if (role === "seat") noteMoved(tableId);    // this browser played a move of the game
       showRefusal(null);
       if (m.id === sentId && selection.length) {
         // A move names cards by kind ("discard 2") and the engine chooses which copy leaves the
