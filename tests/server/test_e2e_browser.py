@@ -488,7 +488,8 @@ def test_lobby_explains_house_rules_and_offers_presets(server, browser, artifact
     assert page.locator("#opt-wild_ratio").input_value() == '"pagat"'
     assert page.locator("#opt-black_three_upcard").input_value() == '"leave"'
     assert page.locator("#opt-hidden_canasta_bonus").input_value() == "0"
-    expect(page.locator("#preset-note")).to_contain_text("wild ratio → at most 3 wild cards")
+    expect(page.locator("#preset-note")).to_contain_text(
+        "Wild cards in a meld → at most 3 wild cards")
     page.locator("#options-box").screenshot(path=str(artifacts / "lobby-house-rules.png"))
     # another preset resets what the first one changed
     page.select_option("#preset", "britannica")
@@ -1279,5 +1280,49 @@ def test_statistics_count_people_and_only_games_played(server, browser):
     expect(rows.first).to_have_attribute("data-level", "people")
     expect(rows.first.locator("td").nth(1)).to_have_text("people")
     expect(rows.first.locator("td").nth(2)).to_have_text("1")
+    assert not errors, errors
+    page.close()
+
+
+def test_lobby_house_rules_speak_to_players(server, browser):
+    """Every house rule has a player's label ("Six players: 150 from", "Most players"; they
+    were the option names with spaces) and an explanation in words: values of a fixed set in
+    their words ("the hand ends at once", not "end_immediately"), no Python syntax ("((score
+    threshold, minimum), …)", "(True)"), each still with its rule ID."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    page.click("#options-box summary")
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    raw = re.compile(r'"|_|\(\(|\bTrue\b|\bFalse\b|\bNone\b')
+    for game, expected in (("classic-canasta", {"six_player_150_threshold": "Six players: 150 from",
+                                                "last_red_three": "Red three as the last stock card"}),
+                           ("railroad-canasta", {"max_players": "Most players"}),
+                           ("shanghai-rummy", {"blind_bonus": "Going-out-blind bonus"})):
+        page.select_option("#game", game)
+        for key, text in expected.items():
+            expect(page.locator(f'label[for="opt-{key}"]')).to_have_text(text)
+        labels = page.locator("#options .option label").all_inner_texts()
+        keys = [k for k in games[game]["options"] if k not in ("player_count", "copy_choice")]
+        assert len(labels) == len(keys)
+        spaced = {k.replace("_", " ") for k in keys}
+        assert not [x for x in labels if x in spaced and " " in x], labels
+        descs = page.locator("#options .option-desc").all_inner_texts()
+        assert len(descs) == len(keys)
+        bad = [d for d in descs if raw.search(d) or not re.search(r"\b(CC|RR|SH)-\d", d)]
+        assert not bad, bad
+    page.select_option("#game", "classic-canasta")
+    desc = page.locator("#opt-last_red_three-desc")
+    expect(desc).to_contain_text("\u201cthe hand ends at once\u201d")
+    expect(desc).to_contain_text("CC-11.2")
+    expect(page.locator("#opt-minimum_count_table-desc")).to_contain_text(
+        "pairs of a score threshold and the minimum count from it")
+    page.select_option("#game", "railroad-canasta")
+    expect(page.locator("#opt-go_out_requirement-desc")).to_contain_text(
+        "\u201cone canasta of each of the four types\u201d")
     assert not errors, errors
     page.close()
