@@ -488,7 +488,8 @@ def test_lobby_explains_house_rules_and_offers_presets(server, browser, artifact
     assert page.locator("#opt-wild_ratio").input_value() == '"pagat"'
     assert page.locator("#opt-black_three_upcard").input_value() == '"leave"'
     assert page.locator("#opt-hidden_canasta_bonus").input_value() == "0"
-    expect(page.locator("#preset-note")).to_contain_text("wild ratio → at most 3 wild cards")
+    expect(page.locator("#preset-note")).to_contain_text(
+        "Wild cards in a meld → at most 3 wild cards")
     page.locator("#options-box").screenshot(path=str(artifacts / "lobby-house-rules.png"))
     # another preset resets what the first one changed
     page.select_option("#preset", "britannica")
@@ -604,7 +605,8 @@ def test_selection_cleared_after_a_kind_named_discard(server, browser):
     page.click(f'#hand button[data-card="{kept}"]')
     expect(selected).to_have_count(1)
     button = page.locator(f'#actions button.primary[data-action="discard {kind}"]')
-    expected = "joker from your hand" if kind == "JK" else f"any {kind} from your hand"
+    expected = ("joker from your hand" if kind == "JK" else "any wild 2 from your hand"
+                if kind == "2" else f"any {kind} from your hand")
     expect(button).to_have_attribute("title", re.compile(re.escape(expected) + r".*\(CC-5\.9\)"))
     button.click()
     expect(page.locator("#log")).to_contain_text(shown(f"discard {kind}"))
@@ -1075,5 +1077,253 @@ def test_railroad_canasta_types_are_explained(server, browser):
                  "seven wild cards", "seven natural sevens", "RR-11.1"):
         expect(legend).to_contain_text(text)
     expect(legend.locator("a.rule-link")).to_have_count(1)
+    assert not errors, errors
+    page.close()
+
+
+def test_shanghai_moves_read_with_suit_symbols(server, browser, artifacts):
+    """What a player reads names cards as the table does: the buttons and the "All legal
+    moves" list say "stage 6♠ 6♣ Jk=6♠" (they said "stage 6S 6C JK=6S"), the staged meld's
+    undo says it too; ``data-action`` keeps the notation sent.  The typed move's example is
+    Shanghai's own and the scores' column says "Player" (Shanghai has no sides)."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed, me = 1, 1
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed, me)
+    toks = [s["token"] for s in t["seats"]]
+    typed = page.locator("#typed-action")
+    expect(typed).to_have_attribute("placeholder", re.compile(r"stage 7H 7S JK=7D"))
+    assert "meld K K 2" not in typed.get_attribute("placeholder")
+    expect(page.locator("#scores-box th").first).to_have_text("Player")
+    page.click('button[data-action="draw"]')
+    deadline = time.monotonic() + 30
+    while True:            # the others pass on the upcard (the buy window)
+        common = server.view(t["table"], toks[me])["common"]
+        if common["to_act"] == [me]:
+            break
+        seat = common["to_act"][0]
+        r = server.act(t["table"], toks[seat], "pass", common["version"])
+        assert r.status_code == 200, r.text
+        assert time.monotonic() < deadline
+    first = "stage 6S 6C JK=6S"
+    legal = server.view(t["table"], toks[me])["view"]["legal"]
+    assert first in legal
+    page.locator("#actions details.all-moves summary").click()
+    moves = page.locator("#actions .action-list button.action")
+    expect(moves).to_have_count(min(len(legal), 400))
+    button = page.locator(f'#actions .action-list button[data-action="{first}"]')
+    expect(button).to_have_text(shown(first))
+    assert shown(first) == "stage 6\u2660 6\u2663 Jk=6\u2660"
+    texts = moves.all_inner_texts()
+    assert not [x for x in texts if LETTER_CARD.search(x)], texts
+    assert sorted(moves.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(legal[:400])
+    button.click()
+    undo = page.locator("#staged button.undo")
+    expect(undo).to_have_attribute("aria-label", "undo: put " + shown(first[6:]) + " back in the hand")
+    assert not LETTER_CARD.search(undo.get_attribute("title")), undo.get_attribute("title")
+    # the words of the moves area (its card pictures aside: a joker's face says JK/JOKER)
+    words = page.locator("#actions").evaluate(
+        "e => { const c = e.cloneNode(true); c.querySelectorAll('svg').forEach((s) => s.remove());"
+        " return c.innerText; }")
+    assert "6\u2660 6\u2663 Jk=6\u2660" in words and not LETTER_CARD.search(words), words
+    page.locator("#actions").screenshot(path=str(artifacts / "e2e_shanghai_symbols.png"))
+    assert not errors, errors
+    page.close()
+
+
+def seed_with_a_two_after_the_draw() -> int:
+    """A seed of three-player Classic Canasta where the pile starts unfrozen and seat 1, first
+    to move, may discard a 2 and stage a meld with one after drawing."""
+    for seed in range(1, 500):
+        st = new_game("classic-canasta", players=3, seed=seed)
+        if st.to_act != (1,) or st.observation(1).to_json()["pile_frozen"]:
+            continue
+        legal = [str(a) for a in st.apply_text("draw", 1).legal_actions(1)]
+        if "discard 2" in legal and any(re.fullmatch(r"stage (\w+) \1 2", a) for a in legal):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_classic_pile_frozen_for_a_side_without_melds_and_wild_two_tooltips(server, browser):
+    """At the start of a Classic hand the pile is frozen for a side that has not melded
+    (CC-8.4): the pile says "frozen for your side until it melds" (it showed no freeze).  A
+    kind-named move's tooltip calls a 2 a wild card, not a joker ("any wild 2 from your
+    hand"; it said "any 2 joker")."""
+    from playwright.sync_api import expect
+
+    seed = seed_with_a_two_after_the_draw()
+    t, page, errors = open_humans_table(browser, server, "classic-canasta", seed, 1)
+    badge = page.locator("#center .badge.side-frozen")
+    expect(badge).to_have_text("frozen for your side until it melds")
+    expect(badge).to_have_attribute("title", re.compile(r"^CC-8\.4"))
+    page.click('button[data-action="draw"]')
+    page.locator("#actions details.all-moves summary").click()
+    two = page.locator('#actions .action-list button[data-action="discard 2"]')
+    expect(two).to_have_attribute("title", re.compile(r"^any wild 2 from your hand: suits do not matter \(CC-5\.9\)"))
+    legal = server.view(t["table"], t["seats"][1]["token"])["view"]["legal"]
+    stage = next(a for a in legal if re.fullmatch(r"stage (\w+) \1 2", a))
+    rank = stage.split()[1]
+    expect(page.locator(f'#actions .action-list button[data-action="{stage}"]')).to_have_attribute(
+        "title", re.compile(rf"^any {rank}, {rank} and wild 2 from your hand"))
+    titles = page.locator("#actions button[title]").evaluate_all("bs => bs.map(b => b.title)")
+    assert not [x for x in titles if "2 joker" in x], titles
+    assert not errors, errors
+    page.close()
+
+
+def test_summed_score_rows_say_what_the_rule_scores(server, browser, tmp_path):
+    """A side's score lines summed by rule say what the rule scores: "cards in melds, 7 lines"
+    after RR-13.1 (it said "7 lines"); once the game is over the scores show no minimum count
+    for a first meld (no side will meld again) and a side of one seat is a "Player"."""
+    import random
+
+    from meldhall.record import Record, dump_record
+
+    from playwright.sync_api import expect
+
+    rng = random.Random(5)
+    state = new_game("railroad-canasta", players=4, seed=2**60 + 7)
+    dealer = int(state.dealer)
+    while len(state.history()) < 700 and not state.is_terminal:
+        seat = state.to_act[0]
+        state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+    path = tmp_path / "long.json"
+    path.write_text(dump_record(Record.from_state(state, dealer)))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/replay.html")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    summed = page.locator("#sheet table.lines.summed tr")
+    expect(summed.first).to_be_attached()
+    rows = summed.all_inner_texts()
+    assert any(re.search(r"RR-13\.1\s+cards in melds, \d+ lines\s+-?\d+", r) for r in rows), rows
+    assert not [r for r in rows if re.search(r"RR-\d+\.\d+\s+\d+ lines", r)], rows
+
+    # a Classic game to 1 point: over after its first hand
+    for seed in range(1, 50):
+        rng = random.Random(seed)
+        state = new_game("classic-canasta", players=2, seed=seed, options={"target_score": 1})
+        dealer = int(state.dealer)
+        while not state.is_terminal and len(state.history()) < 3000:
+            seat = state.to_act[0]
+            state = state.apply(rng.choice(state.legal_actions(seat)), seat)
+        if state.is_terminal:
+            break
+    assert state.is_terminal
+    path = tmp_path / "over.json"
+    path.write_text(dump_record(Record.from_state(state, dealer)))
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    heads = page.locator("#scores-box th")
+    expect(heads).to_have_count(3)                    # during the game: Player, Score, Minimum
+    expect(heads.last).to_have_text("Minimum")
+    page.keyboard.press("End")
+    expect(heads).to_have_count(2)
+    assert heads.all_inner_texts() == ["Player", "Score"]
+    page.close()
+
+
+def test_statistics_count_people_and_only_games_played(server, browser):
+    """A game against a person's seat played by a bot (the creator handed it over) counts
+    against "people", not that bot; a game whose seat this browser never played (a bot played
+    it throughout) is not counted at all (README, statistics)."""
+    import time
+
+    from playwright.sync_api import expect
+
+    seed = next(s for s in range(1, 200)
+                if new_game("classic-canasta", players=2, seed=s).to_act == (0,))
+
+    def table() -> dict:
+        return server.create("classic-canasta", seats=[
+            {"kind": "human", "name": "Me"}, {"kind": "human", "name": "Friend"}],
+            options={"target_score": 100}, seed=seed, bot_pause=0)
+
+    def hand_to_bot(t: dict, seat: int) -> None:
+        r = server.request("POST", f"/api/tables/{t['table']}/seats/{seat}", t["creator_token"],
+                           json={"kind": "bot", "bot": "heuristic"})
+        assert r.status_code == 200, r.text
+
+    def finish(t: dict) -> None:
+        deadline = time.monotonic() + 120
+        while not server.request("GET", f"/api/tables/{t['table']}",
+                                 t["creator_token"]).json()["finished"]:
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.1)
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    played, idle = table(), table()
+    # played: this browser draws once, then the bots play both seats to the end
+    page.goto(server.base + played["seats"][0]["url"])
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    hand_to_bot(played, 1)
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#log")).to_contain_text("Me (you): draw")
+    hand_to_bot(played, 0)
+    finish(played)
+    expect(page.locator("#finished")).to_contain_text("Game over")
+    # idle: a bot plays this browser's seat from the start
+    hand_to_bot(idle, 0)
+    hand_to_bot(idle, 1)
+    finish(idle)
+    page.goto(server.base + idle["seats"][0]["url"])
+    expect(page.locator("#finished")).to_contain_text("Game over")
+    page.goto(server.base + "/")
+    rows = page.locator("#stats-table tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-level", "people")
+    expect(rows.first.locator("td").nth(1)).to_have_text("people")
+    expect(rows.first.locator("td").nth(2)).to_have_text("1")
+    assert not errors, errors
+    page.close()
+
+
+def test_lobby_house_rules_speak_to_players(server, browser):
+    """Every house rule has a player's label ("Six players: 150 from", "Most players"; they
+    were the option names with spaces) and an explanation in words: values of a fixed set in
+    their words ("the hand ends at once", not "end_immediately"), no Python syntax ("((score
+    threshold, minimum), …)", "(True)"), each still with its rule ID."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    page.click("#options-box summary")
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    raw = re.compile(r'"|_|\(\(|\bTrue\b|\bFalse\b|\bNone\b')
+    for game, expected in (("classic-canasta", {"six_player_150_threshold": "Six players: 150 from",
+                                                "last_red_three": "Red three as the last stock card"}),
+                           ("railroad-canasta", {"max_players": "Most players"}),
+                           ("shanghai-rummy", {"blind_bonus": "Going-out-blind bonus"})):
+        page.select_option("#game", game)
+        for key, text in expected.items():
+            expect(page.locator(f'label[for="opt-{key}"]')).to_have_text(text)
+        labels = page.locator("#options .option label").all_inner_texts()
+        keys = [k for k in games[game]["options"] if k not in ("player_count", "copy_choice")]
+        assert len(labels) == len(keys)
+        spaced = {k.replace("_", " ") for k in keys}
+        assert not [x for x in labels if x in spaced and " " in x], labels
+        descs = page.locator("#options .option-desc").all_inner_texts()
+        assert len(descs) == len(keys)
+        bad = [d for d in descs if raw.search(d) or not re.search(r"\b(CC|RR|SH)-\d", d)]
+        assert not bad, bad
+    page.select_option("#game", "classic-canasta")
+    desc = page.locator("#opt-last_red_three-desc")
+    expect(desc).to_contain_text("\u201cthe hand ends at once\u201d")
+    expect(desc).to_contain_text("CC-11.2")
+    expect(page.locator("#opt-minimum_count_table-desc")).to_contain_text(
+        "pairs of a score threshold and the minimum count from it")
+    page.select_option("#game", "railroad-canasta")
+    expect(page.locator("#opt-go_out_requirement-desc")).to_contain_text(
+        "\u201cone canasta of each of the four types\u201d")
     assert not errors, errors
     page.close()

@@ -167,6 +167,7 @@ def _games_info() -> list[dict[str, Any]]:
                     "options": options, "choices": choices, "bots": bots,
                     "descriptions": _option_descriptions(module, options),
                     "choice_labels": _choice_labels(module, choices),
+                    "labels": dict(getattr(module, "LABELS", {})),
                     "presets": _presets(module, type(st.options))})
     return out
 

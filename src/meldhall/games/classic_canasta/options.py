@@ -70,8 +70,9 @@ class ClassicCanastaOptions(GameOptions):
             binds), ``"disabled"`` or ``"compulsory"`` (must ask before going out) (CC-10.5).
         canastas_to_go_out: canastas a side needs to go out; None = 1 (3p, 4p) or 2 (2p, 6p,
             cutthroat) (CC-10.1).
-        minimum_count_table: ((score threshold, minimum), …) highest threshold first; a score
-            below every threshold needs 15; None = CC-7.1 (CC-7).
+        minimum_count_table: pairs of a score threshold and the minimum count from it, the
+            highest threshold first; a score below every threshold needs 15; None = CC-7.1
+            (CC-7).
         six_player_150_threshold: cumulative score from which a six-player side needs 150
             (CC-7.2).
         target_score: points that end the game; None = 5,000 (10,000 for 6p, 7,500 for
@@ -230,4 +231,28 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
                  "shared": "the tied sides share the win"},
     "three_player_mode": {"individual": "each plays alone",
                           "cutthroat": "cutthroat: lone hand against two partners"},
+}
+
+#: Each option's name for players, for the web lobby (``labels`` in ``GET /api/games``).
+LABELS: dict[str, str] = {
+    "player_count": "Players",
+    "wild_ratio": "Wild cards in a meld",
+    "hidden_canasta_bonus": "Hidden canasta bonus",
+    "black_three_upcard": "Black three as first upcard",
+    "red_three_upcard_freezes": "Red three upcard freezes the pile",
+    "unfrozen_take_with_wild": "Take an unfrozen pile with a wild card",
+    "frozen_until_side_melds": "Pile frozen until a side melds",
+    "single_card_pile_restriction": "No one-card pile with one card in hand",
+    "last_red_three": "Red three as the last stock card",
+    "stock_end_forced_take": "Forced take when the stock is empty",
+    "concealed_bonus": "Concealed going-out bonus",
+    "concealed_exempt_from_minimum": "Concealed going out: no minimum",
+    "partner_permission": "Asking the partner to go out",
+    "canastas_to_go_out": "Canastas to go out",
+    "minimum_count_table": "Minimum counts by score",
+    "six_player_150_threshold": "Six players: 150 from",
+    "target_score": "Target score",
+    "tie_rule": "Tie at the top",
+    "three_player_mode": "Three players",
+    "two_player_stock_draw": "Two players: cards drawn",
 }

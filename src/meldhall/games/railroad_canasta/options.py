@@ -49,11 +49,12 @@ class RailroadCanastaOptions(GameOptions):
     """Railroad Canasta options (defaults = the spec).
 
     Attributes:
-        player_count: players at the table, 2 to ``max_players`` (RR-1.2).
+        player_count: players at the table, 2 to the most players allowed (RR-1.2).
         max_players: largest table allowed (RR-1.2).
         target_score: points that end the game (RR-14.1).
         minimum_count_table: the minimum count of a first melding by cumulative score:
-            ((score threshold, minimum), …) highest first; None = RR-7.1 (RR-7.1).
+            pairs of a score threshold and the minimum count from it, the highest threshold
+            first; None = RR-7.1 (RR-7.1).
         go_out_requirement: the canastas a player needs to go out: ``"all_four"`` (one of
             each type), ``"red_and_black"``, ``"any_two"`` or ``"any_one"`` (RR-11.1).
         canasta_bonuses: points per canasta type; None = red 500, black 300, wild 1,000,
@@ -205,4 +206,27 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
                     "never": "7s may always be discarded"},
     "tie_rule": {"play_on": "play more hands until one player leads",
                  "shared": "the tied players share the win"},
+}
+
+#: Each option's name for players, for the web lobby (``labels`` in ``GET /api/games``).
+LABELS: dict[str, str] = {
+    "player_count": "Players",
+    "max_players": "Most players",
+    "target_score": "Target score",
+    "minimum_count_table": "Minimum counts by score",
+    "go_out_requirement": "Canastas to go out",
+    "canasta_bonuses": "Canasta bonuses",
+    "going_out_bonus": "Going-out bonus",
+    "red_three_bonus": "Red three bonus",
+    "red_three_replacement": "Red threes replaced",
+    "kitty_red_three_replacement": "Kitty red threes replaced",
+    "kitty_red_three_penalty": "Red three left in a kitty",
+    "allow_empty_hand_into_kitty": "Last discard into the kitty",
+    "must_take_kitty_before_going_out": "Kitty taken before going out",
+    "take_with_natural_and_wild": "Take the pile with a wild card",
+    "stock_end_take": "Taking the pile when the stock is empty",
+    "max_wild_in_natural_meld": "Wild cards in a meld",
+    "sevens_lock": "Sevens may not be discarded",
+    "upcard_wild_freezes": "Wild upcard freezes the pile",
+    "tie_rule": "Tie at the top",
 }

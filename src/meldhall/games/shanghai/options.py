@@ -59,8 +59,8 @@ class ShanghaiOptions:
         joker_penalty: points for a joker left in hand (SH-13.2).
         deuce_penalty: points for a 2 left in hand (SH-13.2).
         ace_penalty: points for an ace left in hand (SH-13.2).
-        blind_bonus: going out blind earns 25, or 50 without a joker (``True``); ``False``
-            (or 0) for no bonus (SH-11.3).
+        blind_bonus: when on, going out blind earns 25, or 50 without a joker; off for no
+            bonus (SH-11.3).
         go_out_without_discard: a player may go out by laying down or laying off every card
             (SH-6.2, SH-8.7, SH-9.6, SH-11.1).
         discard_taken_upcard: the upcard taken as the draw may be discarded at once (SH-6.5).
@@ -231,4 +231,28 @@ CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "tie_rule": {"shared": "the tied players share the win",
                  "fewest_deals_scored": "fewest deals with points wins",
                  "extra_deal": "play an extra deal"},
+}
+
+#: Each option's name for players, for the web lobby (``labels`` in ``GET /api/games``).
+LABELS: dict[str, str] = {
+    "player_count": "Players",
+    "deals": "Deals",
+    "contract_min_sizes": "Longer contract melds",
+    "buy_priority": "Who buys first",
+    "buy_limits": "Buys per deal",
+    "discarder_may_buy": "The discarder may buy",
+    "joker_penalty": "Joker left in hand",
+    "deuce_penalty": "2 left in hand",
+    "ace_penalty": "Ace left in hand",
+    "blind_bonus": "Going-out-blind bonus",
+    "go_out_without_discard": "Go out without a discard",
+    "discard_taken_upcard": "Discard the taken upcard",
+    "layoff_on_contract_turn": "Lay off on the contract turn",
+    "exchange_on_contract_turn": "Joker exchange on the contract turn",
+    "distinct_set_ranks": "Sets of different ranks",
+    "ace_both_ends": "Ace at both ends of a run",
+    "jokers_in_pack": "Jokers",
+    "decks": "Decks",
+    "max_stock_rebuilds": "Stock rebuilds",
+    "tie_rule": "Tie for the lowest",
 }

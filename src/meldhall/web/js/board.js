@@ -92,11 +92,14 @@ export function headerInfo(obs, common, names, mySeat, seats) {
            turn ? h("span.turn" + (mine ? ".mine" : ""), turn) : null);
 }
 
-/** Scores (and minimum counts) per side. */
-export function scorePanel(obs, names) {
+/** Scores (and minimum counts) per side; a side of one seat (every Shanghai seat, Railroad
+ *  Canasta, cutthroat) is a player.  Once the game is over (`finished`) no side will meld
+ *  again: its minimum count is not shown. */
+export function scorePanel(obs, names, finished = false) {
   const tbl = h("table.scores", h("caption", "Scores"));
-  const head = h("tr", h("th", "Side"), h("th", "Score"));
-  const hasMin = Array.isArray(obs.minimums);
+  const onePerSide = sides(obs).every((seats) => seats.length === 1);
+  const head = h("tr", h("th", onePerSide ? "Player" : "Side"), h("th", "Score"));
+  const hasMin = Array.isArray(obs.minimums) && !finished;
   if (hasMin) head.append(h("th", { title: "minimum count for a first meld" }, "Minimum"));
   tbl.append(h("thead", head));
   const body = h("tbody");
@@ -218,7 +221,7 @@ export function canastaLegend() {
 /** The middle of the table: the stock (a face-down stack and its size), the discard pile (its
  *  last cards fanned, the top one whole; frozen, blocked), and in Shanghai the contract of the
  *  deal, the stock's rebuilds and the upcard taken. */
-export function centerPanel(obs) {
+export function centerPanel(obs, options = null, mySeat = null) {
   const box = h("div.center");
   const stock = h("div.stock", { "aria-label": `stock: ${obs.stock_size} cards`, role: "img" },
                   h("div.stock-stack" + (obs.stock_size > 1 ? ".deep" : ""), obs.stock_size > 0 ? cardSVG(null) : h("div.empty-slot")),
@@ -235,6 +238,10 @@ export function centerPanel(obs) {
   pileBox.append(stack);
   const badges = h("div.count", `pile ${pile.length}`);
   if (obs.pile_frozen) badges.append(" ", h("span.badge.frozen", "frozen"));
+  else {
+    const own = sideFreeze(obs, options, mySeat);
+    if (own) badges.append(" ", h("span.badge.frozen.side-frozen", { title: own.title }, own.text));
+  }
   const tc = parseCard(top);
   if (!isShanghai(obs) && tc && tc.rank === "3" && (tc.suit === "S" || tc.suit === "C")) {
     badges.append(" ", h("span.badge.blocked", { title: "a black three on top: the next player cannot take the pile" }, "blocked"));
@@ -248,6 +255,24 @@ export function centerPanel(obs) {
       obs.taken_upcard ? h("div", `upcard taken: ${cardLabel(obs.taken_upcard)}`) : null));
   }
   return box;
+}
+
+/** The pile frozen against a side that has not melded (CC-8.4, the Classic option
+ *  `frozen_until_side_melds`; the observation's `pile_frozen` says only the freeze every side
+ *  has): {text, title} for the page's own side (or, watching, the sides without a meld), as
+ *  the terminal says it; null when it does not apply.  `options`: the table's options JSON. */
+export function sideFreeze(obs, options, mySeat) {
+  if (obs.game !== "classic-canasta" || !options || !options.frozen_until_side_melds) return null;
+  if (obs.pile_frozen || !(obs.pile || []).length || !obs.side_of || !obs.melds) return null;
+  const title = "CC-8.4, CC-8.5: until its side has melded, a player may take the pile only with "
+    + "two natural cards of the top card's rank, melded with it at once";
+  if (mySeat !== null && mySeat !== undefined && mySeat >= 0 && mySeat < obs.side_of.length) {
+    const side = obs.side_of[mySeat];
+    return (obs.melds[side] || []).length ? null
+      : { text: "frozen for your side until it melds", title };
+  }
+  const unmelded = sides(obs).map((_, s) => s).filter((s) => !(obs.melds[s] || []).length);
+  return unmelded.length ? { text: "frozen for a side until it melds", title } : null;
 }
 
 /** A canasta meld's label, as the terminal writes it: the rank times its NATURAL cards, then
@@ -289,10 +314,10 @@ export function meldView(obs, m) {
       h("div.meld-label", `#${m.number} ${m.kind}`),
       cardRow(m.physical, { small: true, fan: true }));
   }
-  const label = h("div.meld-label", { title: `${m.size} cards: ${m.spec}` }, meldLabel(m));
+  const label = h("div.meld-label", { title: `${m.size} cards: ${prettyNotation(m.spec)}` }, meldLabel(m));
   if (m.closed) label.append(" ", h("span.badge", "closed"));
   if (!m.canasta) {
-    return h("div.meld", { title: m.spec }, label, cardRow(m.cards, { small: true, fan: true }));
+    return h("div.meld", { title: prettyNotation(m.spec) }, label, cardRow(m.cards, { small: true, fan: true }));
   }
   const what = canastaName(m);
   const kind = h("span.canasta-kind.badge.canasta-" + m.canasta,
@@ -447,6 +472,26 @@ export function handTitle(oc, obs, names, mySeat = null) {
   return `${what} ${oc.hand + 1}: ${how}` + (who ? ` \u2014 ${who}` : "");
 }
 
+/** Display text: what each scoring rule scores, in a few words, from the rule's sentence in
+ *  the rules (CC-12, RR-13, SH-11.3 and SH-13): a summed row says "cards in melds, 7 lines"
+ *  (it said only "7 lines" after the rule ID). */
+export const SCORE_RULE_TITLES = {
+  "CC-12.1": "cards in melds",
+  "CC-12.2": "canasta bonuses",
+  "CC-12.3": "hidden canasta bonus",
+  "CC-12.4": "red threes",
+  "CC-12.5": "going out",
+  "CC-12.6": "cards left in hand",
+  "RR-13.1": "cards in melds",
+  "RR-13.2": "canasta bonuses",
+  "RR-13.3": "red threes",
+  "RR-13.4": "going out",
+  "RR-13.5": "cards left in hand and kitty",
+  "SH-11.3": "going out blind",
+  "SH-13.1": "cards left in hand",
+  "SH-13.2": "cards left in hand",
+};
+
 /** More lines than this per side are summed up by rule, the lines themselves folded away
  *  (a Railroad side may score dozens of canastas). */
 const MAX_LINES_SHOWN = 8;
@@ -470,7 +515,9 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names)) : `${g.count} lines`), h("td.num", String(g.points))));
+      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names))
+        : (SCORE_RULE_TITLES[rule] ? `${SCORE_RULE_TITLES[rule]}, ` : "") + `${g.count} lines`),
+      h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
       h("details.all-lines", h("summary", `all ${r.lines.length} lines`),
         h("table.lines", h("tbody", lineRows)))));

@@ -98,9 +98,10 @@ export function feltGrid(ring, bottom, meldArea, teamAreas, bottomMelds = "mine"
 /**
  * Draws the table into #felt: the seat plates into #players, the meld zones into #melds, the
  * stock and pile into #center, placed around the table.  `seats`: the server's seat list
- * (who plays each seat; null on the replay page); `mySeat`: the viewer's seat or null.
+ * (who plays each seat; null on the replay page); `mySeat`: the viewer's seat or null;
+ * `options`: the table's options JSON (the pile's freeze for a side that has not melded).
  */
-export function renderFelt(felt, obs, seats, names, mySeat, toAct) {
+export function renderFelt(felt, obs, seats, names, mySeat, toAct, options = null) {
   const players = obs.hand_sizes.length;
   const bottom = mySeat !== null && mySeat !== undefined && mySeat >= 0 && mySeat < players ? mySeat : 0;
   const ring = seatRing(players, bottom);
@@ -144,5 +145,5 @@ export function renderFelt(felt, obs, seats, names, mySeat, toAct) {
   felt.querySelector("#melds").replaceChildren(...zoneEls);
   const center = felt.querySelector("#center");
   place(center, "center");
-  center.replaceChildren(centerPanel(obs), obs.canasta_types ? canastaLegend() : "");
+  center.replaceChildren(centerPanel(obs, options, mySeat), obs.canasta_types ? canastaLegend() : "");
 }

@@ -110,6 +110,29 @@ function valueWords(g, key, value) {
   return value === null ? "default" : typeof value === "string" ? value.replaceAll("_", " ") : JSON.stringify(value);
 }
 
+// An option's name for players: the server's label (each options module's LABELS), else its
+// name with spaces.
+function optionLabel(g, key) {
+  return (g.labels || {})[key] || key.replaceAll("_", " ");
+}
+
+// An option's explanation for players: a quoted value of a fixed set ("seed") becomes its
+// words (choice_labels), and the words that explained the raw value after it, in brackets,
+// are dropped unless they hold a rule ID; any other quoted value loses its quotes and
+// underscores.
+function descriptionWords(g, key, text) {
+  const choices = (g.choices || {})[key] || [];
+  const labels = (g.choice_labels || {})[key] || [];
+  return String(text).replace(/"([^"]*)"(\s*\((?:[^()]|\([^()]*\))*\))?/g, (m, v, after) => {
+    const i = choices.findIndex((c) => String(c) === v);
+    if (i >= 0 && labels[i]) {
+      const keep = after && /\b(CC|RR|SH)-\d/.test(after) ? after : "";
+      return `\u201c${labels[i]}\u201d${keep}`;
+    }
+    return v.replaceAll("_", " ") + (after || "");
+  });
+}
+
 function presetPicker(g) {
   const sel = $("preset");
   const presets = g.presets || {};
@@ -123,7 +146,7 @@ function presetPicker(g) {
 function presetNote(g, name) {
   const changes = Object.entries((g.presets || {})[name] || {});
   $("preset-note").textContent = changes.length
-    ? "Changes: " + changes.map(([k, v]) => `${k.replaceAll("_", " ")} → ${valueWords(g, k, v)}`).join("; ") + "."
+    ? "Changes: " + changes.map(([k, v]) => `${optionLabel(g, k)} → ${valueWords(g, k, v)}`).join("; ") + "."
     : "The rules as written (every option at its default).";
 }
 
@@ -179,9 +202,9 @@ function optionInputs(g) {
                            value: value === null ? "" : JSON.stringify(value), placeholder: "default" });
     }
     input.dataset.initial = input.type === "checkbox" ? String(input.checked) : input.value;
-    const desc = descriptions[key];
+    const desc = descriptions[key] ? descriptionWords(g, key, descriptions[key]) : null;
     if (desc) input.setAttribute("aria-describedby", id + "-desc");
-    box.append(h("div.option", h("label", { for: id }, key.replaceAll("_", " ")), input,
+    box.append(h("div.option", h("label", { for: id }, optionLabel(g, key)), input,
       desc ? h("p.dim.option-desc", { id: id + "-desc" }, desc) : null));
   }
 }

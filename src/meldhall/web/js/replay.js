@@ -7,7 +7,7 @@
 // only for the seat names; nothing parsed is ever sent back.
 
 import { api, apiText, fragment, h } from "./api.js";
-import { sortCards } from "./cards.js";
+import { prettyNotation, sortCards } from "./cards.js";
 import { cardRow, headerInfo, logPanel, scorePanel, scoreSheet, setYouLabel } from "./board.js";
 import { renderFelt } from "./felt.js";
 
@@ -63,11 +63,11 @@ function render(r, seat) {
   const slider = $("step");
   slider.max = String(r.steps);
   slider.value = String(r.step);
-  $("step-label").textContent = `step ${r.step} of ${r.steps}` + (r.action ? ` — ${r.action}` : "");
+  $("step-label").textContent = `step ${r.step} of ${r.steps}` + (r.action ? ` — ${prettyNotation(r.action)}` : "");
   const common = { to_act: r.to_act, finished: r.finished };
   $("header").replaceChildren(headerInfo(obs, common, names, seat));
   renderFelt($("felt"), obs, null, names, seat, r.to_act);
-  $("scores-box").replaceChildren(scorePanel(obs, names));
+  $("scores-box").replaceChildren(scorePanel(obs, names, r.finished));
   $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names, seat));
   $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total));
   $("log").scrollTop = $("log").scrollHeight;

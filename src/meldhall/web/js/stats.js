@@ -1,18 +1,25 @@
 // Statistics of this browser profile: games played and won, per game and per opponent level.
 // No account: the browser's localStorage keeps a profile id (made once, at random) and the
-// counts.  A game counts once it is over and this browser held a seat at it: the table page
-// counts it when it shows the end, the lobby counts the finished tables it lists (a game that
-// ended while no page of it was open).  The result is what the table's view gives at the end
-// (the last outcome's winners, each seat's player).
+// counts.  A game counts once it is over, if this browser held a seat at it AND played at
+// least one move of it itself (a move this browser sent that the table accepted: a game the
+// stand-in bot played for the seat throughout is not the player's).  The table page counts it
+// when it shows the end, the lobby counts the finished tables it lists (a game that ended
+// while no page of it was open).  The result is what the table's view gives at the end (the
+// last outcome's winners); an opponent is "people" when its seat is a person's (created human,
+// or a bot standing in for its person: `takeover`) in any view this browser saw of the table,
+// so that a person's seat played by a stand-in bot is not counted as that bot.
 
 const KEY = "meldhall.stats";
 
 function load() {
   try {
     const v = JSON.parse(localStorage.getItem(KEY) || "null");
-    if (v && typeof v === "object" && v.rows && typeof v.rows === "object" && Array.isArray(v.counted)) return v;
+    if (v && typeof v === "object" && v.rows && typeof v.rows === "object" && Array.isArray(v.counted)) {
+      if (!v.tables || typeof v.tables !== "object") v.tables = {};
+      return v;
+    }
   } catch { /* unreadable: start again */ }
-  return { profile: null, rows: {}, counted: [] };
+  return { profile: null, rows: {}, counted: [], tables: {} };
 }
 
 function save(data) {
@@ -31,16 +38,56 @@ export function profileId() {
   return data.profile;
 }
 
+/** A seat of the server's list is a person's: human, or a bot standing in for its person
+ *  (`takeover`: the clock ran out, or the person was away). */
+function isPerson(s) {
+  return !!s && (s.kind !== "bot" || !!s.takeover);
+}
+
+const TABLES_KEPT = 300;   // tables whose seats and moves are remembered (the newest)
+
+function tableNote(data, table) {
+  let t = data.tables[table];
+  if (!t) {
+    t = data.tables[table] = { people: [], moved: false };
+    const names = Object.keys(data.tables);
+    for (const old of names.slice(0, Math.max(0, names.length - TABLES_KEPT))) delete data.tables[old];
+  }
+  return t;
+}
+
+/** Remembers which seats of table `table` are people's in a "state" message seen (a seat
+ *  created human that the creator later hands to a bot stays a person's). */
+export function noteSeats(table, seats) {
+  if (!table || !Array.isArray(seats)) return;
+  const data = load();
+  const t = tableNote(data, table);
+  const before = t.people.length;
+  seats.forEach((s, i) => { if (isPerson(s) && !t.people.includes(i)) t.people.push(i); });
+  if (t.people.length !== before) save(data);
+}
+
+/** Remembers that this browser played a move of table `table` itself (the table accepted
+ *  it): only such games are counted. */
+export function noteMoved(table) {
+  if (!table) return;
+  const data = load();
+  const t = tableNote(data, table);
+  if (t.moved) return;
+  t.moved = true;
+  save(data);
+}
+
 /** The opponents of `seat` in words-ready form: the players of every seat not on its side,
  *  each a bot's name ("heuristic", "ismcts:hard") or "people", distinct and sorted, joined
  *  with " + " ("heuristic", "ismcts:easy + people"). */
-export function opponentLevel(seats, sideOf, seat) {
+export function opponentLevel(seats, sideOf, seat, people = []) {
   const mine = sideOf ? sideOf[seat] : seat;
   const kinds = new Set();
   seats.forEach((s, i) => {
     const side = sideOf ? sideOf[i] : i;
     if (i === seat || side === mine) return;
-    kinds.add(s.kind === "bot" ? String(s.bot || "bot") : "people");
+    kinds.add(isPerson(s) || people.includes(i) ? "people" : String(s.bot || "bot"));
   });
   return [...kinds].sort().join(" + ") || "nobody";
 }
@@ -51,7 +98,7 @@ export function opponentLevel(seats, sideOf, seat) {
  * winners of the last outcome (a shared win counts).  null when the game is not over or the
  * message is not a seat's.
  */
-export function gameResult(m) {
+export function gameResult(m, people = []) {
   if (!m || !m.common || !m.common.finished || m.role !== "seat" || !Number.isInteger(m.seat)) return null;
   const outcomes = m.common.outcomes || [];
   const last = outcomes[outcomes.length - 1];
@@ -61,18 +108,21 @@ export function gameResult(m) {
   const mySide = sideOf ? sideOf[m.seat] : m.seat;
   return {
     game: m.common.game,
-    level: opponentLevel(m.seats || [], sideOf, m.seat),
+    level: opponentLevel(m.seats || [], sideOf, m.seat, people),
     won: (last.winners || []).includes(mySide),
   };
 }
 
-/** Counts a finished game of table `table` once (later calls for the same table do nothing).
- *  Returns true when it was counted now. */
+/** Counts a finished game of table `table` once (later calls for the same table do nothing),
+ *  if this browser played a move of it (noteMoved).  Returns true when it was counted now. */
 export function recordGame(table, m) {
-  const r = gameResult(m);
-  if (!r || !table) return false;
+  if (!table) return false;
   const data = load();
   if (data.counted.includes(table)) return false;
+  const note = data.tables[table];
+  if (!note || !note.moved) return false;
+  const r = gameResult(m, note.people);
+  if (!r) return false;
   if (!data.profile) data.profile = profileId();
   const key = `${r.game}|${r.level}`;
   const row = data.rows[key] || { game: r.game, level: r.level, played: 0, won: 0 };
@@ -98,7 +148,7 @@ export function statsRows() {
 /** Forgets the counts (the profile id stays). */
 export function resetStats() {
   const data = load();
-  save({ profile: data.profile, rows: {}, counted: data.counted });
+  save({ profile: data.profile, rows: {}, counted: data.counted, tables: data.tables });
 }
 
 const BOT_WORDS = {

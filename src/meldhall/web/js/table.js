@@ -8,12 +8,12 @@ import {
   usesAll,
 } from "./cards.js";
 import {
-  breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, scorePanel, scoreSheet, seatName,
-  stagedPanel,
+  breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, notationNodes, scorePanel, scoreSheet,
+  seatName, stagedPanel,
 } from "./board.js";
 import { renderFelt } from "./felt.js";
 import { animateMoves, initAnimationToggle } from "./motion.js";
-import { recordGame } from "./stats.js";
+import { noteMoved, noteSeats, recordGame } from "./stats.js";
 import { renderWatch } from "./takeover.js";
 
 const $ = (id) => document.getElementById(id);
@@ -114,6 +114,7 @@ function onMessage(m) {
       render();
       restoreFocus(info, afterMove && pending === null);
       if (before && before.view && m.view) animateMoves(before.view.observation, m.view.observation, mySeat);
+      if (role === "seat") noteSeats(tableId, m.seats);
       if (role === "seat" && m.common.finished) recordGame(tableId, m);
       if (pending === null) afterMove = false;
       if (pending === null && queued.length) sendAction(queued.shift(), true);
@@ -121,6 +122,7 @@ function onMessage(m) {
     }
     case "accepted":
       if (m.id === pending) pending = null;
+      if (role === "seat") noteMoved(tableId);    // this browser played a move of the game
       showRefusal(null);
       if (m.id === sentId && selection.length) {
         // A move names cards by kind ("discard 2") and the engine chooses which copy leaves the
@@ -238,6 +240,14 @@ document.addEventListener("focusin", (ev) => {
 });
 
 // ------------------------------------------------------------------ rendering
+// The typed move's example, in each game's own notation (the canasta games name cards by kind;
+// Shanghai names each card, a joker with the card it stands for).
+const TYPED_EXAMPLE = {
+  "classic-canasta": "e.g. draw, meld K K 2, discard 7",
+  "railroad-canasta": "e.g. draw, meld K K 2, discard 7",
+  "shanghai-rummy": "e.g. draw, stage 7H 7S JK=7D, contract done, discard KH",
+};
+
 function render() {
   if (!msg) return;
   const obs = msg.view.observation;
@@ -248,8 +258,9 @@ function render() {
   const standIn = !!(msg.seats[mySeat] && msg.seats[mySeat].takeover);
   document.title = (toAct.includes(mySeat) && !common.finished && !standIn
     ? "\u25cf Your move \u2014 " : "") + "meldhall";
-  renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct);
-  $("scores-box").replaceChildren(scorePanel(obs, nm));
+  $("typed-action").placeholder = TYPED_EXAMPLE[common.game] || TYPED_EXAMPLE["classic-canasta"];
+  renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct, common.options);
+  $("scores-box").replaceChildren(scorePanel(obs, nm, common.finished));
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
   logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total));
@@ -470,14 +481,20 @@ function kindTitle(a) {
   if (cards.every((c) => c.rank === "JK")) {
     return `any ${cards.length === 1 ? "joker" : cards.length + " jokers"} from your hand: the copies are alike (${rule})`;
   }
-  return `any ${cards.map((c) => (c.rank === "JK" ? "joker" : c.rank)).join(" ")} from your hand: suits do not matter (${rule})`;
+  // a 2 is a wild card, not a joker (CC-3.1, RR-3.2): "any K, K and wild 2", "any wild 2 and joker"
+  const words = cards.map((c) => (c.rank === "JK" ? "joker" : c.rank === "2" ? "wild 2" : c.rank));
+  const list = words.length === 1 ? words[0] : words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
+  return `any ${list} from your hand: suits do not matter (${rule})`;
 }
 
 function actionButton(a, cls = "", why = null) {
   const hinted = currentHint() && currentHint().data && hintMove(currentHint().data) === a;
   const title = [hinted ? "the hint's recommended move" : null, kindTitle(a)].filter(Boolean).join(" \u2014 ");
   const b = h("button.action" + cls + (hinted ? ".hinted" : ""),
-    { type: "button", "data-action": a, disabled: pending !== null, title: title || null }, a,
+    { type: "button", "data-action": a, disabled: pending !== null, title: title || null },
+    // the player reads the cards as the table shows them (7♥, Jk); data-action keeps the
+    // notation sent to the server
+    ...notationNodes(a),
     why ? h("span.why", why) : null);
   b.addEventListener("click", () => sendAction(a));
   return b;
@@ -527,7 +544,7 @@ function stagingArea(legal) {
   const shanghai = msg.common.game === "shanghai-rummy";
   const undo = (i) => {
     if (!has("withdraw")) return null;
-    const what = `undo: put ${staged[i]} back in the hand`;
+    const what = `undo: put ${prettyNotation(staged[i])} back in the hand`;
     if (i === n - 1) return sequenceButton(["withdraw"], "undo", ".undo", { title: what + " (withdraw)", "aria-label": what });
     // an earlier meld: withdraw back to it, then stage the later ones again (the upcard's meld
     // comes first and the others depend on it: undoing it withdraws them all)
@@ -537,7 +554,7 @@ function stagingArea(legal) {
     const left = obs.stages_left === undefined ? Infinity : obs.stages_left;
     if (again.length > left) return null;
     const moves = upcard && i === 0 ? ["withdraw all"] : [...Array(n - i).fill("withdraw"), ...again];
-    return sequenceButton(moves, "undo", ".undo", { title: `${what} (${moves.join("; ")})`, "aria-label": what });
+    return sequenceButton(moves, "undo", ".undo", { title: `${what} (${prettyNotation(moves.join("; "))})`, "aria-label": what });
   };
   const commit = [];
   const notes = [];
@@ -572,7 +589,7 @@ function renderActions() {
   const prompt = $("prompt");
   prompt.replaceChildren();
   const v = msg.view;
-  if (v.prompt) prompt.append(h("p", v.prompt.text));
+  if (v.prompt) prompt.append(h("p", ...notationNodes(v.prompt.text)));
   $("typed").hidden = role !== "seat";
   if (role !== "seat") return;
   const legal = v.legal;
@@ -598,7 +615,7 @@ function renderActions() {
   if (selection.length === 0) {
     for (const p of plain) main.append(actionButton(p.a, ".primary"));
     const withCards = parsed.filter((p) => p.cards.length).length;
-    if (withCards) main.append(h("p.hint", `Select cards to see the move${withCards === 1 ? "" : "s"} that use exactly them (${withCards} in all: melds, additions, discards).`));
+    if (withCards) main.append(h("p.hint", `Select cards to see the move${withCards === 1 ? " that uses" : "s that use"} exactly them (${withCards} in all: melds, additions, discards).`));
   } else {
     // only the moves that use exactly the selected cards (a move names its cards; the
     // compound combinations are never listed)
@@ -669,7 +686,7 @@ function hintPanel(legal) {
     ? ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
   if (move !== d.action) {
-    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ", h("code", d.plan || d.action),
+    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ", h("code", ...notationNodes(d.plan || d.action)),
       h("span.dim", detail)),
       h("p.hint-best", h("span", "Its next step: "), rec));
   } else {
@@ -688,7 +705,7 @@ function hintPanel(legal) {
       const text = diff !== null
         ? ` ${diff} points against the recommendation on the same deals (${plural(alt.samples, "playout")})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : "");
-      list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, alt.action)
+      list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, ...notationNodes(alt.action))
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     box.append(h("p.dim", "Other moves compared (\u00b1 one standard error; the search leaves "
