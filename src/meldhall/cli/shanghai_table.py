@@ -140,10 +140,19 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
 
     if hands is None:  # not face_up
         hands = {me: obs.hand_cards()} if 0 <= me < n else {}
-    rows = [(render.hand_label(s, me, len(c), names, face_up),
-             render.hand_text(c, wild_twos=False) if sort == "rank" else
-             render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
-            for s, c in hands.items()]
+    staged = [] if face_up else list(j.get("staged") or [])
+    rows = []
+    for s, c in hands.items():
+        label = render.hand_label(s, me, len(c), names, face_up)
+        if s == me and staged:
+            # staged melds stay in the hand until committed (SH-8.1): shown on their own row
+            held = len(c)
+            c = without_staged(c, staged)
+            label = f"Your hand ({len(c)}, and {held - len(c)} in staged melds)"
+        rows.append((label, render.hand_text(c, wild_twos=False) if sort == "rank" else
+                     render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False)))
+    if staged:
+        rows.append(staged_row(obs, staged))
     if title is None:
         title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
                  f"{j['dealer']} · {n} players")
@@ -151,6 +160,40 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     return render.table_panel(parts, title, log=log, names=names, log_lines=log_lines,
                        hands=rows,
                        status=_status(j, names, obs.options.discard_taken_upcard))
+
+
+def without_staged(cards: Sequence[Card], staged: Sequence[str]) -> list[Card]:
+    """The hand's cards less those of the staged melds (``staged``: the observation's
+    ``to_json()["staged"]``, melds in notation such as ``7S 7H JK=7D``; SH-8.1): a natural
+    card by rank and suit, a joker by being a joker, whatever it is declared as."""
+    left = list(cards)
+    for meld in staged:
+        for tok in meld.split():
+            if tok.startswith("JK"):
+                match = next((i for i, c in enumerate(left) if c.rank == 0), None)
+            else:
+                want = parse_card(tok)
+                match = next((i for i, c in enumerate(left)
+                              if c.rank == want.rank and c.suit == want.suit), None)
+            if match is not None:
+                del left[match]
+    return left
+
+
+def staged_row(obs: Any, staged: Sequence[str]) -> tuple[str, Text]:
+    """The seat's own staged melds (SH-8.1), how many of the contract's melds they are, and
+    what commits them: ``("Staged (only you see them)", 7♠ 7♥ Jk=7♦   1 of 2 melds …)``."""
+    contract = obs.contract
+    needed = contract.sets + contract.runs
+    t = Text()
+    for i, meld in enumerate(staged):
+        if i:
+            t.append("  |  ", style="dim")
+        t.append_text(meld_cards_text(meld))
+    t.append(f"   {len(staged)} of {needed} meld{'s' if needed != 1 else ''} of the contract "
+             "staged", style="green" if len(staged) >= needed else "yellow")
+    t.append("  — 'contract done' commits them; 'undo' takes the last back", style="dim")
+    return ("Staged (only you see them)", t)
 
 
 def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text:
