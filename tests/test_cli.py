@@ -107,6 +107,35 @@ def test_play_end_of_input_exits_cleanly():
     assert "End of input" in r.output
 
 
+@pytest.mark.parametrize("game", ["classic-canasta", "railroad-canasta"])
+def test_play_status_says_what_the_player_may_do(game):
+    # seed 3 (both games): seat 0 decides first; the status line says what it may do, as the
+    # web table's header does, never the engine's phase name ("(meld)", "(draw)")
+    r = run("play", game, "--players", "2", "--seed", "3", "--bots", "random",
+            input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    before, after = out.split("Your move> draw", 1)
+    assert "Your move: Draw or take the pile" in before
+    assert "Your move: Meld or discard" in after
+    assert "To act:" not in out and "(meld" not in out and "(draw)" not in out
+
+
+def test_play_status_names_the_upcard_and_the_buy():
+    # Shanghai, three players, seed 1: seat 0 is offered the upcard to buy first; its status
+    # says which card and what buying costs
+    r = run("play", "shanghai-rummy", "--players", "3", "--seed", "1", "--bots", "random",
+            input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"Your move: Buy (10|[2-9AKQJ])[♠♥♦♣]\? \(\+1 penalty card\)",
+                     r.output), r.output
+    from meldhall.cli.render import phase_text
+    assert phase_text("shanghai-rummy", "buy", True, "7H") == "Buy 7♥? (+1 penalty card)"
+    assert phase_text("shanghai-rummy", "buy", False, "7H") == "to buy 7♥ or pass"
+    assert phase_text("classic-canasta", "hand_end", True) == \
+        "The hand is over: deal the next one"
+
+
 @pytest.fixture(scope="module")
 def played_game(tmp_path_factory):
     """A whole four-player game: the human always picks action 1; the record is saved."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -75,7 +76,11 @@ def test_cli_hint_table_output_and_record_files(tmp_path):
     r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:8"])
     assert r.exit_code == 0, r.output
     assert f"Hint for seat {state.to_act[0]}:" in r.stdout
-    assert "Your hand:" in r.stdout  # the seat's own view, and only its own hand
+    # the seat's own view, drawn as 'meldhall play' draws it, and only its own hand
+    assert "Your hand (" in r.stdout and "Hand of" not in r.stdout
+    # what the seat may do, never a phase name ("turn: seat 0 (meld)")
+    assert re.search(r"Your move: (Draw or take the pile|Meld or discard)", r.stdout)
+    assert "turn: seat" not in r.stdout and "(meld)" not in r.stdout
     record = Record.from_state(state, initial_dealer=new_game(
         "classic-canasta", players=4, seed=5).dealer)
     rec_path = tmp_path / "game.json"

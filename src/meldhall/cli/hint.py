@@ -14,6 +14,7 @@ from rich.text import Text
 
 from meldhall.cli.app import app
 from meldhall.cli.common import check_game, err, handle_errors, out
+from meldhall.cli.games import UIS
 from meldhall.errors import RecordError
 from meldhall.hints import Hint, hint
 from meldhall.record import RECORD_FORMAT, _read_json, load_position, load_record
@@ -134,7 +135,8 @@ def hint_command(
         print(json.dumps({"game": state.game_name, **h.to_json()}))
         return
     console = out()
-    console.print(state.observation(h.seat).to_text(), markup=False, highlight=False)
+    # the table as the advised seat sees it (its own hand only), as 'meldhall play' draws it
+    console.print(UIS[state.game_name].table(state.observation(h.seat), None, log_lines=4))
     console.print()
     for part in hint_view(h, f"seat {h.seat}"):
         console.print(part)

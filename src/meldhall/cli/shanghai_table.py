@@ -73,9 +73,11 @@ def _meld_kind(m: dict[str, Any]) -> str:
     return render.pretty_notation(f"run {toks[0]}–{toks[-1]}")
 
 
-_PHASES = {
-    "upcard": "take the upcard ('take') or decline it ('draw')",
-    "meld": "make the contract, lay off, exchange jokers; then discard",
+#: The commands of each phase, after what the player may do.
+_HOW = {
+    "upcard": "'take' or 'draw'",
+    "buy": "'buy' or 'pass'",
+    "meld": "make the contract, lay off, exchange jokers; then 'discard …'",
 }
 
 
@@ -159,7 +161,8 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     log = [(e["seat"], e["action"], log_note(e["action"], e["note"])) for e in j["log"]]
     return render.table_panel(parts, title, log=log, names=names, log_lines=log_lines,
                        hands=rows,
-                       status=_status(j, names, obs.options.discard_taken_upcard))
+                       status=_status(j, names, obs.options.discard_taken_upcard, face_up,
+                                      None if obs.upcard() is None else str(obs.upcard())))
 
 
 def without_staged(cards: Sequence[Card], staged: Sequence[str]) -> list[Card]:
@@ -219,19 +222,15 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
     return t
 
 
-def _status(j: dict[str, Any], names: Sequence[str] | None,
-            discard_taken: bool) -> Text | None:
+def _status(j: dict[str, Any], names: Sequence[str] | None, discard_taken: bool,
+            face_up: bool = False, upcard: str | None = None) -> Text | None:
     phase = j["phase"]
-    if phase == "buy":
-        seat = j["to_act"][0]
-        t = Text("To act: ", style="bold")
-        t.append(seat_label(seat, names))
-        t.append(" is offered the upcard: 'buy' (with a penalty card) or 'pass'",
-                 style="yellow")
-        return t
-    if phase not in _PHASES:
+    if phase not in _HOW:
         return None
-    t = render.to_act_text(j["turn"], names, _PHASES[phase])
+    seat = j["to_act"][0] if phase == "buy" and j["to_act"] else j["turn"]
+    mine = seat == j["seat"] and not face_up
+    what = render.phase_text("shanghai-rummy", phase, mine, upcard) or phase
+    t = render.to_act_text(seat, names, what, mine=mine, how=_HOW[phase] if mine else "")
     if phase == "meld" and j["taken_upcard"]:
         t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
                  f"{render.pretty_notation(j['taken_upcard'].split('/')[0])} this turn"
