@@ -231,6 +231,20 @@ def test_play_sort_toggles_the_hand_by_suit_and_back():
     assert "shown by rank" in r.output
 
 
+def test_play_sort_rank_and_sort_suit_name_the_order():
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            input="help\nsort suit\nsort suit\nsort rank\nsort colour\nquit\n")
+    assert r.exit_code == 0, r.output
+    helped = " ".join(r.output.split("Your move> sort suit", 1)[0].split())
+    assert "sort rank / sort suit" in helped  # the help names both
+    first, suit1, suit2, rank, bad = r.output.split("Your move> sort ")
+    assert "unknown action" not in r.output and "Not understood" not in r.output
+    assert "shown by suit" in suit1 and "shown by suit" in suit2  # not a toggle
+    assert _hand_line(suit1) == _hand_line(suit2) != _hand_line(rank)
+    assert _hand_line(rank) == _hand_line(first)
+    assert "'sort rank' or 'sort suit'" in bad
+
+
 def test_play_save_mid_game_and_play_on(tmp_path):
     path = tmp_path / "mid.json"
     r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
