@@ -328,7 +328,10 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
     a = [state.parse_action(x) for x in legal if x.startswith("discard")][:4]
     h = Hint(0, a[0], -195.0, 15,
              [(a[1], 65.0, 1), (a[2], -93.7, 15), (a[3], -68.3, 3)], "ismcts", len(legal),
-             [(490.0, None), (101.3, 297.7), (188.3, 152.4)], why="Because.")
+             [(490.0, None), (101.3, 297.7), (188.3, 152.4)], why="Because.",
+             notes=["dropped after 1 deal: others led",
+                    "last challenger: short of the gate on every deal",
+                    "dropped after 3 deals: others led"])
     console = Console(width=120, record=True)
     for part in hint_view(h, "seat 0"):
         console.print(part)
@@ -337,9 +340,12 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
         < text.index(str(a[1]))
     assert "Estimate: -195 points" in text and "15 playouts" in text
     rows = [ln for ln in text.splitlines() if ln.strip().startswith("discard")]
-    # measured moves (with a standard error) first, best first; one playout: nothing to say
-    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[3], a[2], a[1])]
-    assert "+188 ± 152" in rows[0] and "+101 ± 298" in rows[1]
+    # measured moves (with a standard error) first: the last challenger, which the decision
+    # compared on every deal, before a move dropped after 3 deals however good it looked
+    # there (each with how far it got); one playout: nothing to say
+    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[2], a[3], a[1])]
+    assert "+101 ± 298" in rows[0] and "last challenger" in rows[0]
+    assert "+188 ± 152" in rows[1] and "dropped after 3 deals" in rows[1]
     assert "too few playouts to say" in rows[2] and "490" not in rows[2]
 
 
