@@ -98,7 +98,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
             t.add_column("how far it got in the search", ratio=1)
         for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n)
-            cells: list[RenderableType] = [str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n)]
+            cells: list[RenderableType] = [
+                str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n)]
             if any(notes):
                 cells.append(Text(note, style="dim"))
             t.add_row(*cells)
