@@ -107,6 +107,35 @@ def test_play_end_of_input_exits_cleanly():
     assert "End of input" in r.output
 
 
+@pytest.mark.parametrize("game", ["classic-canasta", "railroad-canasta"])
+def test_play_status_says_what_the_player_may_do(game):
+    # seed 3 (both games): seat 0 decides first; the status line says what it may do, as the
+    # web table's header does, never the engine's phase name ("(meld)", "(draw)")
+    r = run("play", game, "--players", "2", "--seed", "3", "--bots", "random",
+            input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    before, after = out.split("Your move> draw", 1)
+    assert "Your move: Draw or take the pile" in before
+    assert "Your move: Meld or discard" in after
+    assert "To act:" not in out and "(meld" not in out and "(draw)" not in out
+
+
+def test_play_status_names_the_upcard_and_the_buy():
+    # Shanghai, three players, seed 1: seat 0 is offered the upcard to buy first; its status
+    # says which card and what buying costs
+    r = run("play", "shanghai-rummy", "--players", "3", "--seed", "1", "--bots", "random",
+            input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"Your move: Buy (10|[2-9AKQJ])[♠♥♦♣]\? \(\+1 penalty card\)",
+                     r.output), r.output
+    from meldhall.cli.render import phase_text
+    assert phase_text("shanghai-rummy", "buy", True, "7H") == "Buy 7♥? (+1 penalty card)"
+    assert phase_text("shanghai-rummy", "buy", False, "7H") == "to buy 7♥ or pass"
+    assert phase_text("classic-canasta", "hand_end", True) == \
+        "The hand is over: deal the next one"
+
+
 @pytest.fixture(scope="module")
 def played_game(tmp_path_factory):
     """A whole four-player game: the human always picks action 1; the record is saved."""
@@ -202,6 +231,20 @@ def test_play_sort_toggles_the_hand_by_suit_and_back():
     assert "shown by rank" in r.output
 
 
+def test_play_sort_rank_and_sort_suit_name_the_order():
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
+            input="help\nsort suit\nsort suit\nsort rank\nsort colour\nquit\n")
+    assert r.exit_code == 0, r.output
+    helped = " ".join(r.output.split("Your move> sort suit", 1)[0].split())
+    assert "sort rank / sort suit" in helped  # the help names both
+    first, suit1, suit2, rank, bad = r.output.split("Your move> sort ")
+    assert "unknown action" not in r.output and "Not understood" not in r.output
+    assert "shown by suit" in suit1 and "shown by suit" in suit2  # not a toggle
+    assert _hand_line(suit1) == _hand_line(suit2) != _hand_line(rank)
+    assert _hand_line(rank) == _hand_line(first)
+    assert "'sort rank' or 'sort suit'" in bad
+
+
 def test_play_save_mid_game_and_play_on(tmp_path):
     path = tmp_path / "mid.json"
     r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",
@@ -285,7 +328,10 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
     a = [state.parse_action(x) for x in legal if x.startswith("discard")][:4]
     h = Hint(0, a[0], -195.0, 15,
              [(a[1], 65.0, 1), (a[2], -93.7, 15), (a[3], -68.3, 3)], "ismcts", len(legal),
-             [(490.0, None), (101.3, 297.7), (188.3, 152.4)], why="Because.")
+             [(490.0, None), (101.3, 297.7), (188.3, 152.4)], why="Because.",
+             notes=["dropped after 1 deal: others led",
+                    "last challenger: short of the gate on every deal",
+                    "dropped after 3 deals: others led"])
     console = Console(width=120, record=True)
     for part in hint_view(h, "seat 0"):
         console.print(part)
@@ -294,9 +340,12 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
         < text.index(str(a[1]))
     assert "Estimate: -195 points" in text and "15 playouts" in text
     rows = [ln for ln in text.splitlines() if ln.strip().startswith("discard")]
-    # measured moves (with a standard error) first, best first; one playout: nothing to say
-    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[3], a[2], a[1])]
-    assert "+188 ± 152" in rows[0] and "+101 ± 298" in rows[1]
+    # measured moves (with a standard error) first: the last challenger, which the decision
+    # compared on every deal, before a move dropped after 3 deals however good it looked
+    # there (each with how far it got); one playout: nothing to say
+    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[2], a[3], a[1])]
+    assert "+101 ± 298" in rows[0] and "last challenger" in rows[0]
+    assert "+188 ± 152" in rows[1] and "dropped after 3 deals" in rows[1]
     assert "too few playouts to say" in rows[2] and "490" not in rows[2]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -59,8 +60,9 @@ def test_cli_hint_on_a_position_file_is_a_legal_action(tmp_path, game, players):
         assert before.is_legal(before.parse_action(alt["action"]), data["seat"])
         assert alt["action"] != data["action"]
         assert set(alt) >= {"value", "samples", "versus_recommended", "stderr"}
-    # moves measured on two or more deals (with a standard error) first, each group best first
-    keys = [(a["stderr"] is not None,
+    # moves measured on two or more deals (with a standard error) first, those measured on
+    # more deals first (the last challenger before the moves dropped early), each best first
+    keys = [(a["stderr"] is not None, a["samples"] if a["stderr"] is not None else 0,
              -1e9 if a["versus_recommended"] is None else a["versus_recommended"])
             for a in data["alternatives"]]
     assert keys == sorted(keys, reverse=True)
@@ -75,7 +77,11 @@ def test_cli_hint_table_output_and_record_files(tmp_path):
     r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:8"])
     assert r.exit_code == 0, r.output
     assert f"Hint for seat {state.to_act[0]}:" in r.stdout
-    assert "Your hand:" in r.stdout  # the seat's own view, and only its own hand
+    # the seat's own view, drawn as 'meldhall play' draws it, and only its own hand
+    assert "Your hand (" in r.stdout and "Hand of" not in r.stdout
+    # what the seat may do, never a phase name ("turn: seat 0 (meld)")
+    assert re.search(r"Your move: (Draw or take the pile|Meld or discard)", r.stdout)
+    assert "turn: seat" not in r.stdout and "(meld)" not in r.stdout
     record = Record.from_state(state, initial_dealer=new_game(
         "classic-canasta", players=4, seed=5).dealer)
     rec_path = tmp_path / "game.json"
@@ -120,3 +126,91 @@ def test_hint_refuses_a_seat_without_a_decision(tmp_path):
     assert "has no decision to make now" in r.output
     r = runner.invoke(app, ["hint", str(tmp_path / "missing.json")])
     assert r.exit_code == 2 and "no such file" in r.output
+
+
+def _readme_position(tmp_path):
+    """The README tour's position: Classic Canasta, two players, seed 7, after 'draw'."""
+    state = new_game("classic-canasta", players=2, seed=7).apply_text("draw")
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(dump_position(state)))
+    return state, path
+
+
+def test_hint_alternatives_agree_with_the_decision(tmp_path):
+    # ismcts:48 is the normal level without its time cap (reproducible).  The search drops
+    # moves after a few deals and gates only its last challenger, on every deal: a dropped
+    # move may show a larger advantage on its few deals than the recommendation's margin.
+    # Such a move is listed after the last challenger and says how far it got.
+    state, path = _readme_position(tmp_path)
+    r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:48", "--top", "8", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    alts = data["alternatives"]
+    assert "one standard error" in data["gate"] and "1.64" not in data["gate"]
+    last = alts[0]
+    assert last["note"].startswith("last challenger")
+    assert last["samples"] == data["samples"]  # compared on every deal
+    for alt in alts:
+        assert alt["samples"] <= last["samples"]
+        if alt["stderr"] is not None and alt["versus_recommended"] > alt["stderr"]:
+            # looks better than the recommendation: it must say why it did not decide
+            assert alt is last or alt["note"].startswith("dropped after"), alt
+        for k in ("value", "versus_recommended", "stderr"):  # one precision in the list
+            assert alt[k] is None or alt[k] == round(alt[k]), alt
+    if any(a is not last and a["stderr"] is not None and a["versus_recommended"] > a["stderr"]
+           for a in alts):
+        assert "dropped after a few deals" in data["why"]
+    r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:48", "--top", "8"])
+    text = " ".join(r.stdout.split())
+    assert "last challenger" in text and "Only that comparison decides" in text
+
+
+def test_hint_speaks_of_its_own_games_gate_only():
+    from meldhall.bots.ismcts import parse_level
+    from meldhall.hints import gate_rule
+
+    for game, players in GAMES:
+        h = hint(midgame(game, players, seed=4, decisions=3), bot="ismcts:24", seed=1)
+        level = parse_level("24", game)  # the normal level's gate, 24 playouts
+        assert h.gate == gate_rule(level)
+        text = h.why + " " + h.gate
+        assert "Shanghai" not in text
+        if level.gate_z == 1.0:
+            assert "1.64" not in text and "fresh" not in text, text
+        else:
+            assert f"{level.gate_z:g} standard errors" in h.gate and "fresh" in h.gate
+
+
+def test_shanghai_hint_speaks_of_players_and_penalty_points(tmp_path):
+    from rich.console import Console
+
+    from meldhall.cli.hint import hint_view
+
+    h = hint(midgame("shanghai-rummy", 4, seed=8, decisions=5), bot="ismcts:24", seed=3)
+    assert h.penalty and h.value is not None
+    console = Console(width=100, record=True)
+    for part in hint_view(h, "seat 0"):
+        console.print(part)
+    text = " ".join(console.export_text().split())
+    assert "side" not in text, text
+    assert "penalty points" in text and "other players' mean" in text
+    assert "+ is better" in text or "as many penalty points" in text
+    classic = hint(midgame("classic-canasta", 4, seed=5, decisions=4), bot="ismcts:8")
+    assert not classic.penalty
+
+
+def test_why_says_no_better_for_a_zero_difference():
+    from meldhall.bots.ismcts import LEVELS, ActionValue
+    from meldhall.hints import _why
+
+    state = new_game("classic-canasta", players=2, seed=7).apply_text("draw")
+    a, b = [x for x in state.legal_actions() if str(x).startswith("discard")][:2]
+    ranked = [ActionValue(a, 7, -20.0, True), ActionValue(b, 7, -20.0, False, 0.0, 0.0)]
+    why = _why(ranked, LEVELS["classic-canasta"]["normal"])
+    assert "did no better (+0 ± 0 points over 7 deals)" in why and "worse" not in why
+    ranked[1] = ActionValue(b, 7, -30.0, False, -10.0, 4.0)
+    assert "did worse (-10 ± 4 points" in _why(ranked, LEVELS["classic-canasta"]["normal"])
+    # Shanghai: the sign is said in penalty points
+    ranked[1] = ActionValue(b, 7, -10.0, False, 6.0, 9.0)
+    why = _why(ranked, LEVELS["shanghai-rummy"]["normal"], penalty=True)
+    assert "+6 ± 9 (fewer penalty points)" in why and "side" not in why

@@ -44,6 +44,16 @@ class Hint:
             ``withdraw all`` when what is staged is not part of it).
         why: one sentence for people: why this move (the search's evidence, or that it is the
             only legal move or the heuristic's choice).
+        notes: per alternative (same order), how far it got in the search, for people:
+            ``"dropped after 3 deals: others led"`` (moves still in the running did better
+            on those deals), ``"last challenger: short of the gate on every deal"`` …;
+            ``""`` where the bot says nothing of it.
+        gate: the rule that decided, for this game's search level: ``"The search keeps the
+            heuristic's choice unless a move beats it by more than one standard error on the
+            same deals."``; ``""`` without a search.
+        penalty: the game scores penalty points (lower is better, Shanghai Rummy): ``value``
+            and the advantages are then penalty points fewer than the others' (positive:
+            better).
     """
 
     seat: int
@@ -57,38 +67,64 @@ class Hint:
     plan: Action | None = None
     next: Action | None = None
     why: str = ""
+    notes: list[str] = field(default_factory=list)
+    gate: str = ""
+    penalty: bool = False
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
                                                           - len(self.comparisons))
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (the ``meldhall hint --json`` object)."""
+        """A JSON-ready dict (the ``meldhall hint --json`` object).  Points are whole points
+        (every figure of a list at one precision: the standard errors are tens of points)."""
+        notes = list(self.notes) + [""] * (len(self.alternatives) - len(self.notes))
         return {
             "seat": self.seat,
             "bot": self.bot,
             "action": str(self.action),
-            "value": None if self.value is None else round(self.value, 1),
+            "value": _whole(self.value),
             "samples": self.samples,
             "legal_count": self.legal_count,
             "plan": None if self.plan is None else str(self.plan),
             "next": str(self.next if self.next is not None else self.action),
             "why": self.why,
+            "gate": self.gate,
+            "penalty_points": self.penalty,
             "alternatives": [
-                {"action": str(a), "value": None if v is None else round(v, 1), "samples": n,
-                 "versus_recommended": None if c[0] is None else round(c[0], 1),
-                 "stderr": None if c[1] is None else round(c[1], 1)}
-                for (a, v, n), c in zip(self.alternatives, self._padded_comparisons())
+                {"action": str(a), "value": _whole(v), "samples": n,
+                 "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
+                for (a, v, n), c, note in zip(self.alternatives, self._padded_comparisons(),
+                                              notes)
             ],
         }
 
 
-def _sort_key(av) -> tuple[bool, float]:
-    """Alternatives measured on two or more shared deals (with a standard error) first, each
-    group by advantage: a move seen on one deal says little, however good it looked there."""
+def _whole(v: float | None) -> float | None:
+    """Points rounded to a whole point (as a float, ``-0`` written ``0``)."""
+    return None if v is None else float(round(v)) + 0.0
+
+
+def _sort_key(av) -> tuple[bool, int, float]:
+    """Alternatives measured on two or more shared deals (with a standard error) first, the
+    ones measured on more deals first (the last challenger, which the decision compared on
+    every deal, before the moves dropped early), each by advantage: a move seen on a few
+    deals says little, however good it looked there."""
     if av.advantage is not None:
-        return av.stderr is not None, av.advantage
-    return False, av.value if av.value is not None else float("-inf")
+        return av.stderr is not None, av.visits if av.stderr is not None else 0, av.advantage
+    return False, 0, av.value if av.value is not None else float("-inf")
+
+
+def _high_score_wins(game: str) -> bool:
+    """The game's :attr:`~meldhall.game.State.HIGH_SCORE_WINS` (``False``: penalty points)."""
+    from meldhall.games import game_module
+
+    module = game_module(game)
+    for name in dir(module):
+        cls = getattr(module, name)
+        if isinstance(cls, type) and issubclass(cls, State) and cls is not State:
+            return bool(cls.HIGH_SCORE_WINS)
+    return True
 
 
 def hint(state: State, seat: int | None = None, *, bot: str = "ismcts", seed: int = 0,
@@ -147,27 +183,81 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
                     why=f"It is the {b.name} bot's choice; that bot gives no estimate.")
     ranked = analyse(observation, legal, rng)
     best = ranked[0]
+    level = getattr(b, "level", None)
+    penalty = not _high_score_wins(game)
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
+    notes = [_note(av, ranked, level) for av in others]
     step = next_step(observation, best.action, legal)
     plan = best.action if best.action not in legal else None
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
     action = step if getattr(observation, "staged", ()) else best.action
-    level = getattr(b, "level", None)
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
-                plan, step, _why(ranked, level))
+                plan, step, _why(ranked, level, penalty), notes, gate_rule(level), penalty)
 
 
-def _pm(adv: float, se: float) -> str:
-    return f"{adv:+.0f} ± {se:.0f} points"
+def _pm(adv: float, se: float, penalty: bool = False) -> str:
+    """``+101 ± 298 points``; with ``penalty`` (Shanghai Rummy) the sign is said: ``+14 ± 5
+    (fewer penalty points)``."""
+    if not penalty:
+        return f"{adv:+.0f} ± {se:.0f} points"
+    sign = "fewer" if round(adv) > 0 else "more" if round(adv) < 0 else "as many"
+    return f"{adv:+.0f} ± {se:.0f} ({sign} penalty points)"
 
 
-def _why(ranked: Sequence[Any], level: Any) -> str:
+def _gate(level: Any) -> str:
+    gate_z = getattr(level, "gate_z", None)
+    return ("more than one standard error" if gate_z in (None, 1.0) else
+            f"more than {gate_z:g} standard errors")
+
+
+def _fresh_pairs(level: Any) -> int:
+    """The confirmation deals of a root search at ``level`` (0: none; the gate then uses all
+    the deals the challenger and the heuristic's choice shared)."""
+    confirm = getattr(level, "confirm", 0.0) or 0.0
+    return int(getattr(level, "iterations", 0) * confirm) // 2
+
+
+def gate_rule(level: Any) -> str:
+    """The rule that decides between the heuristic's choice and the search's best challenger,
+    for one game's search ``level`` (:data:`meldhall.bots.ismcts.LEVELS`: its ``gate_z`` and
+    ``confirm``), in one sentence; ``""`` for a bot without a root search."""
+    if level is None or getattr(level, "tree", False):
+        return ""
+    fresh = _fresh_pairs(level)
+    where = (f"on {fresh} fresh deals played after the other moves were dropped (the deals "
+             "that picked it do not count)" if fresh else "on every deal they shared")
+    return (f"The search keeps the heuristic's choice unless its last challenger beats it by "
+            f"{_gate(level)} {where}.")
+
+
+def _note(av: Any, ranked: Sequence[Any], level: Any) -> str:
+    """How far ``av`` got in the root search (sequential halving, ``ranked[0]`` the choice):
+    the deals it was measured on, and why its figure did not decide."""
+    if getattr(level, "tree", False) or level is None:
+        return ""
+    best = ranked[0]
+    # analyse() ranks the choice first, then the moves still in the running at the end, best
+    # first: with the heuristic's choice kept, the next is the challenger the gate compared
+    last = ranked[1] if best.heuristic and len(ranked) > 1 else None
+    if av.heuristic and not best.heuristic:
+        return "heuristic's choice: beaten by the gate"
+    if av is last:
+        fresh = _fresh_pairs(level)
+        return (f"last challenger: short of the gate on {fresh} fresh deals" if fresh else
+                "last challenger: short of the gate on every deal")
+    if av.visits >= best.visits:
+        return "kept to the end, behind the last challenger"
+    return f"dropped after {av.visits} deal{'s' if av.visits != 1 else ''}: others led"
+
+
+def _why(ranked: Sequence[Any], level: Any, penalty: bool = False) -> str:
     """One sentence on the search's evidence for ``ranked[0]`` (``ActionValue`` list from
-    :meth:`IsmctsBot.analyse`, best first; ``level`` the bot's search level), from the
-    figures the search measured."""
+    :meth:`IsmctsBot.analyse`, best first; ``level`` the bot's search level; ``penalty``: the
+    game scores penalty points), from the figures the search measured, naming only this
+    game's own gate."""
     best, others = ranked[0], ranked[1:]
     if getattr(level, "tree", False):
         return "It is the move the tree search played out most often."
@@ -176,30 +266,40 @@ def _why(ranked: Sequence[Any], level: Any) -> str:
         return ("The search played out only this move (too few playouts to compare others); "
                 "it is the heuristic's choice." if best.heuristic else
                 "The search played out only this move (too few playouts to compare others).")
-    gate = "more than one standard error" if gate_z in (None, 1.0) else \
-        f"more than {gate_z:g} standard errors"
+    gate = _gate(level)
+    fresh = _fresh_pairs(level)
     if not best.heuristic:
         heur = next((av for av in others if av.heuristic), None)
         if heur is not None and heur.advantage is not None and heur.stderr is not None:
-            return (f"On the same sampled deals it scored {_pm(-heur.advantage, heur.stderr)} "
-                    f"more than the heuristic's choice ({heur.action}), a clear gain: the "
-                    f"search leaves the heuristic's choice only for a move that beats it by "
-                    f"{gate}.")
+            better = (f"{_pm(-heur.advantage, heur.stderr, penalty)} against" if penalty else
+                      f"{_pm(-heur.advantage, heur.stderr)} more than")
+            return (f"On the same sampled deals it scored {better} the heuristic's choice "
+                    f"({heur.action}), a clear gain: the search leaves the heuristic's choice "
+                    f"only for a move that beats it by {gate}"
+                    + (f" on {fresh} fresh deals." if fresh else "."))
         return ("The search found it better than the heuristic's choice on the sampled "
                 "deals.")
-    # the root search's last challenger: ranked after the choice, the other move still in
-    # the running at the end, compared with it on every deal
+    # the root search's last challenger: the other move still in the running at the end,
+    # compared with the choice on every deal (the moves dropped earlier only on a few)
     last = others[0]
     if last.advantage is None or last.stderr is None:
         return ("It is the heuristic's choice, and no other move had enough playouts (two or "
                 "more) to be compared with it.")
-    confirm = getattr(level, "confirm", 0.0)
     keeps = (f"It is the heuristic's choice, which the search keeps unless a challenger beats "
-             f"it by {gate} on the same deals" + (" (fresh ones)" if confirm else ""))
-    fig = f"{_pm(last.advantage, last.stderr)} over {last.visits} deals"
-    if gate_z is not None and last.advantage > gate_z * last.stderr:
-        return (f"{keeps}: the last challenger, {last.action}, did {fig} in all, but did "
-                "not hold up on the fresh deals.")
-    if last.advantage > 0:
-        return f"{keeps}: the last challenger, {last.action}, did {fig}, not enough."
-    return f"{keeps}: the last challenger, {last.action}, did worse ({fig})."
+             f"it by {gate} on the same deals" + (f" ({fresh} fresh ones)" if fresh else ""))
+    fig = f"{_pm(last.advantage, last.stderr, penalty)} over {last.visits} deals"
+    if fresh and gate_z is not None and last.advantage > gate_z * last.stderr:
+        said = (f"{keeps}: the last challenger, {last.action}, did {fig} in all, but not on "
+                "the fresh deals, which alone decide")
+    elif round(last.advantage) > 0:
+        said = f"{keeps}: the last challenger, {last.action}, did {fig}, not enough"
+    elif round(last.advantage) == 0:
+        said = f"{keeps}: the last challenger, {last.action}, did no better ({fig})"
+    else:
+        said = f"{keeps}: the last challenger, {last.action}, did worse ({fig})"
+    dropped = [av for av in others if av is not last and av.stderr is not None
+               and av.advantage is not None and av.advantage > av.stderr]
+    if dropped:
+        said += ("; the moves dropped after a few deals looked good on those deals only, "
+                 "where the ones kept did better still")
+    return said + "."

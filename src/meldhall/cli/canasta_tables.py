@@ -20,6 +20,7 @@ from meldhall.cli.render import (
     cards_text,
     hand_label,
     hand_text,
+    phase_text,
     seat_label,
     suit_sort,
     table_panel,
@@ -284,20 +285,31 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
     return table_panel(
         [sides, pile_text(obs, j, flags), stock_text(j)], title, log=j["log"], names=names,
         log_lines=log_lines, hands=_hand_rows(obs, names, hands, sort),
-        status=_classic_status(j, names, obs.public.get("asker_partner", -1)))
+        status=_classic_status(j, names, obs.public.get("asker_partner", -1),
+                               hands is not None))
 
 
-def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int) -> Text | None:
+#: The commands of each Classic phase, after what the player may do.
+_CC_HOW = {"draw": "'draw' or 'take …'", "meld": "'meld …', 'add …', then 'discard …'"}
+
+
+def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
+                    face_up: bool = False) -> Text | None:
     phase = j["phase"]
     if phase in ("hand_end", "game_over"):
         return None
     if phase == "consent" and asked >= 0:
-        t = Text("To act: ", style="bold")
+        if asked == j["seat"] and not face_up:
+            return to_act_text(asked, names, phase_text("classic-canasta", phase, True) or "",
+                               mine=True, how="'y' or 'n'")
+        t = Text("Waiting for ", style="bold")
         t.append(seat_label(asked, names))
-        t.append(f" answers {seat_label(j['turn'], names)}: \"may I go out?\"",
+        t.append(f" to answer {seat_label(j['turn'], names)}: \"may I go out?\"",
                  style="yellow")
         return t
-    t = to_act_text(j["turn"], names, phase)
+    mine = j["turn"] == j["seat"] and not face_up
+    t = to_act_text(j["turn"], names, phase_text("classic-canasta", phase, mine) or phase,
+                    mine=mine, how=_CC_HOW.get(phase, "") if mine else "")
     if j["asked"] and j["permission"] is not None:
         t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
                  "\"may I go out?\"", style="yellow")
@@ -375,11 +387,12 @@ def sevens_lock_text(j: dict[str, Any], mode: str) -> Text | None:
     return t
 
 
-_RR_PHASES = {
-    "draw": "draw two or take the pile",
-    "meld": "meld, then discard",
-    "kitty": "may take the kitty ('kitty') or not ('pass')",
-    "choice": "go out ('go out') or take the kitty ('kitty') (RR-11.7)",
+#: The commands of each Railroad phase, after what the player may do.
+_RR_HOW = {
+    "draw": "'draw' takes two from the stock; 'take …' the pile",
+    "meld": "'meld …', 'add …', then 'discard …'",
+    "kitty": "'kitty' or 'pass'",
+    "choice": "'go out' or 'kitty' (RR-11.7)",
 }
 
 
@@ -456,10 +469,12 @@ def sorted_kitty(obs: Any, mask: int) -> list[Card]:
 def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
                      face_up: bool) -> Text | None:
     phase = j["phase"]
-    if phase not in _RR_PHASES:
+    if phase not in _RR_HOW:
         return None
-    t = to_act_text(j["turn"], names, _RR_PHASES[phase])
     me = j["seat"]
+    mine = j["turn"] == me and not face_up
+    t = to_act_text(j["turn"], names, phase_text("railroad-canasta", phase, mine) or phase,
+                    mine=mine, how=_RR_HOW[phase] if mine else "")
     if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
         missing = missing_types(j["melds"][me])
         if missing:

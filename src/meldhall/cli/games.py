@@ -20,8 +20,8 @@ from meldhall.cli.shanghai_table import buys_text, log_note, shanghai_table
 _COMMANDS = """\
 **Commands:** `legal` lists your legal actions again (`legal all`: without shortening),
 `table` redraws the table, `log` shows this game's log, `score` the score sheet,
-`hint` asks the search bot for a move (it sees only what you see), `sort` shows your hand by
-rank or by suit, `save [FILE]` saves the game so far as a record (for `meldhall replay` and
+`hint` asks the search bot for a move (it sees only what you see), `sort rank` / `sort suit`
+shows your hand by rank or by suit (`sort` alone switches), `save [FILE]` saves the game so far as a record (for `meldhall replay` and
 `meldhall hint`), `rules {rule}` prints a rule, `help` this text, `quit` leaves the game.
 """
 

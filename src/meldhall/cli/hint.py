@@ -14,6 +14,7 @@ from rich.text import Text
 
 from meldhall.cli.app import app
 from meldhall.cli.common import check_game, err, handle_errors, out
+from meldhall.cli.games import UIS
 from meldhall.errors import RecordError
 from meldhall.hints import Hint, hint
 from meldhall.record import RECORD_FORMAT, _read_json, load_position, load_record
@@ -58,9 +59,17 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     line.append(str(h.action), style="bold green")
     parts.append(line)
     if h.value is not None:
-        parts.append(Text(
-            f"  Estimate: {_points(h.value)} points for the hand (the side's hand score minus "
-            f"the other sides' mean), averaged over its {h.samples} playouts."))
+        if h.penalty:  # Shanghai Rummy: players, penalty points, lower is better
+            pts = round(h.value)
+            what = (f"{abs(pts)} penalty points {'fewer' if pts > 0 else 'more'} than the "
+                    "other players' mean" if pts else
+                    "as many penalty points as the other players' mean")
+            parts.append(Text(f"  Estimate: {what} for the deal ({_points(h.value)}: + is "
+                              f"better), averaged over its {h.samples} playouts."))
+        else:
+            parts.append(Text(
+                f"  Estimate: {_points(h.value)} points for the hand (the side's hand score "
+                f"minus the other sides' mean), averaged over its {h.samples} playouts."))
     if h.why:
         parts.append(Text(f"  Why: {h.why}"))
     if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
@@ -71,24 +80,38 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         parts.append(Text(f"  This is the next step of '{h.plan}'.", style="dim"))
     if h.alternatives:
         rec = h.plan if h.plan is not None else h.action
-        rows = list(zip(h.alternatives, h._padded_comparisons()))
-        # moves measured on two or more shared deals first (best first), then the others
+        notes = list(h.notes) + [""] * (len(h.alternatives) - len(h.notes))
+        rows = list(zip(h.alternatives, h._padded_comparisons(), notes))
+        # moves measured on two or more shared deals first, those measured on more deals (the
+        # last challenger, which the decision compared on every deal) before those dropped
+        # early, each best first; then the others
         rows.sort(key=lambda r: (r[1][1] is not None and r[0][2] >= 2,
+                                 r[0][2] if r[1][1] is not None else 0,
                                  -1e18 if r[1][0] is None else r[1][0]), reverse=True)
         t = Table(box=box.SIMPLE, title=f"Other moves, compared with {rec} on the same "
                   "sampled deals", title_justify="left")
         t.add_column("move")
-        t.add_column(f"points versus {rec} (± one standard error)", justify="right")
+        t.add_column(f"{'penalty points saved' if h.penalty else 'points'} versus {rec} "
+                     "(± one standard error)", justify="right")
         t.add_column("playouts", justify="right")
-        for (a, v, n), (adv, se) in rows:
+        if any(notes):
+            t.add_column("how far it got in the search", ratio=1)
+        for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n)
-            t.add_row(str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n))
+            cells: list[RenderableType] = [
+                str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n)]
+            if any(notes):
+                cells.append(Text(note, style="dim"))
+            t.add_row(*cells)
         parts.append(t)
+        sign = ("A positive difference: fewer penalty points than the recommendation on the "
+                "same deals (better); negative: more (worse)." if h.penalty else
+                "A negative difference: worse than the recommendation on the same deals.")
         parts.append(Text(
-            "A negative difference: worse than the recommendation on the same deals.  Few "
-            "playouts, a large standard error: the search drops moves that trail after a few "
-            "deals and plays its last challenger against the recommendation on every deal.",
-            style="dim"))
+            f"{sign}  {h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
+            "dropped after a few deals was behind the moves kept on those deals, and its "
+            "figure there, however good, is not a measure against the recommendation on "
+            "every deal.", style="dim"))
     return parts
 
 
@@ -118,8 +141,8 @@ def hint_command(
 
     The adviser sees only what that seat may see (its own hand and the table), never the
     other hands written in the position file.  Values are the seat's side's hand score minus
-    the other sides' mean, averaged over the search's playouts; in Shanghai Rummy penalty
-    points count negative.
+    the other sides' mean, averaged over the search's playouts; in Shanghai Rummy, the
+    penalty points fewer than the other players' mean (positive is better).
 
     A record comes from meldhall play --save FILE (or save FILE during the game) or the web
     table's download; a position document from meldhall.dump_position (docs/positions.md).
@@ -134,7 +157,8 @@ def hint_command(
         print(json.dumps({"game": state.game_name, **h.to_json()}))
         return
     console = out()
-    console.print(state.observation(h.seat).to_text(), markup=False, highlight=False)
+    # the table as the advised seat sees it (its own hand only), as 'meldhall play' draws it
+    console.print(UIS[state.game_name].table(state.observation(h.seat), None, log_lines=4))
     console.print()
     for part in hint_view(h, f"seat {h.seat}"):
         console.print(part)

@@ -172,8 +172,12 @@ class Session:
             if low == "hint":
                 self.show_hint(legal)
                 continue
-            if low == "sort":
-                self.toggle_sort()
+            if low == "sort" or low in ("sort rank", "sort suit"):
+                self.toggle_sort(low[5:] or None)
+                continue
+            if low.startswith("sort "):
+                self.console.print("Sort your hand by 'sort rank' or 'sort suit' ('sort' "
+                                   "alone switches between them).", style="red", markup=False)
                 continue
             if low == "save" or low.startswith("save "):
                 self.save_now(cmd[4:].strip())
@@ -222,13 +226,15 @@ class Session:
             self.console.print(f"Type {legal.index(step) + 1} or '{step}' to play {what}.",
                                style="dim", markup=False)
 
-    def toggle_sort(self) -> None:
-        """Show the hand by rank, or by suit (each game starts with its own order)."""
+    def toggle_sort(self, order: str | None = None) -> None:
+        """Show the hand by ``order`` (``"rank"`` or ``"suit"``), or with ``None`` by the
+        other of the two (each game starts with its own order)."""
         default = "suit" if self.game == "shanghai-rummy" else "rank"
         now = self.sort or default
-        self.sort = "suit" if now == "rank" else "rank"
-        self.console.print(f"Your hand is now shown by {self.sort} ('sort' again: by {now}).",
-                           markup=False)
+        self.sort = order or ("suit" if now == "rank" else "rank")
+        other = "suit" if self.sort == "rank" else "rank"
+        self.console.print(f"Your hand is now shown by {self.sort} ('sort' again or "
+                           f"'sort {other}': by {other}).", markup=False)
         self.draw_table()
 
     def record_text(self) -> str:

@@ -343,11 +343,54 @@ def hand_label(seat: int, me: int, count: int, names: Sequence[str] | None,
     return f"Hand of {seat_label(seat, names)} ({count})"
 
 
-def to_act_text(seat: int, names: Sequence[str] | None, what: str) -> Text:
-    """``To act: seat 1 (random) (draw)``."""
-    t = Text("To act: ", style="bold")
-    t.append(seat_label(seat, names))
-    t.append(f" ({what})")
+#: What the seat to act may do, per phase: ``(said to that player, said of another player)``;
+#: the web table's header says the same (``phaseText`` in ``web/js/board.js``).  ``{up}`` is
+#: the upcard.
+CANASTA_PHASE_TEXT = {
+    "draw": ("Draw or take the pile", "to draw or take the pile"),
+    "meld": ("Meld or discard", "to meld or discard"),
+    "consent": ("Your partner asks “may I go out?”: answer yes or no",
+                "to answer “may I go out?”"),
+    "hand_end": ("The hand is over: deal the next one", "to deal the next hand"),
+    "kitty": ("Take your kitty, or pass", "to take the kitty or pass"),
+    "choice": ("Go out, or take your kitty", "to go out or take the kitty"),
+}
+SHANGHAI_PHASE_TEXT = {
+    "upcard": ("Take {up}, or draw from the stock", "to take {up} or draw"),
+    "buy": ("Buy {up}? (+1 penalty card)", "to buy {up} or pass"),
+    "meld": ("Meld or discard", "to meld or discard"),
+    "deal_end": ("The deal is over: deal the next one", "to deal the next deal"),
+}
+
+
+def phase_text(game: str, phase: str, mine: bool, upcard: str | None = None) -> str | None:
+    """What the seat to act may do in ``phase`` of ``game``, for people: ``"Meld or discard"``
+    to that player (``mine``), ``"to meld or discard"`` of another; ``upcard`` in notation
+    (``"AS"``, shown ``A♠``).  ``None`` for a phase without a decision (``game_over``)."""
+    texts = (SHANGHAI_PHASE_TEXT if game == "shanghai-rummy" else CANASTA_PHASE_TEXT).get(phase)
+    if texts is None:
+        return None
+    up = pretty_notation(upcard) if upcard else "the upcard"
+    return texts[0 if mine else 1].format(up=up)
+
+
+def to_act_text(seat: int, names: Sequence[str] | None, what: str,
+                mine: bool | None = None, how: str = "") -> Text:
+    """Whose move it is and what they may do: ``Your move: Meld or discard`` (``mine``, or
+    ``names[seat] == "you"``), ``Waiting for seat 1 (random) to draw or take the pile``
+    otherwise (``what``: the :func:`phase_text` for that reader); ``how``, dim after it,
+    names the commands."""
+    if mine is None:
+        mine = names is not None and seat < len(names) and names[seat] == "you"
+    if mine:
+        t = Text("Your move: ", style="bold")
+        t.append(what, style="bold green")
+    else:
+        t = Text("Waiting for ", style="bold")
+        t.append(seat_label(seat, names))
+        t.append(f" {what}")
+    if how:
+        t.append(f"  ({how})", style="dim")
     return t
 
 

@@ -73,9 +73,11 @@ def _meld_kind(m: dict[str, Any]) -> str:
     return render.pretty_notation(f"run {toks[0]}–{toks[-1]}")
 
 
-_PHASES = {
-    "upcard": "take the upcard ('take') or decline it ('draw')",
-    "meld": "make the contract, lay off, exchange jokers; then discard",
+#: The commands of each phase, after what the player may do.
+_HOW = {
+    "upcard": "'take' or 'draw'",
+    "buy": "'buy' or 'pass'",
+    "meld": "make the contract, lay off, exchange jokers; then 'discard …'",
 }
 
 
@@ -140,17 +142,61 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
 
     if hands is None:  # not face_up
         hands = {me: obs.hand_cards()} if 0 <= me < n else {}
-    rows = [(render.hand_label(s, me, len(c), names, face_up),
-             render.hand_text(c, wild_twos=False) if sort == "rank" else
-             render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False))
-            for s, c in hands.items()]
+    staged = [] if face_up else list(j.get("staged") or [])
+    rows = []
+    for s, c in hands.items():
+        label = render.hand_label(s, me, len(c), names, face_up)
+        if s == me and staged:
+            # staged melds stay in the hand until committed (SH-8.1): shown on their own row
+            held = len(c)
+            c = without_staged(c, staged)
+            label = f"Your hand ({len(c)}, and {held - len(c)} in staged melds)"
+        rows.append((label, render.hand_text(c, wild_twos=False) if sort == "rank" else
+                     render.hand_text(sorted(c, key=by_suit), by_suit=True, wild_twos=False)))
+    if staged:
+        rows.append(staged_row(obs, staged))
     if title is None:
         title = (f"Shanghai Rummy · deal {j['deal']} of {obs.options.deals} · dealer seat "
                  f"{j['dealer']} · {n} players")
     log = [(e["seat"], e["action"], log_note(e["action"], e["note"])) for e in j["log"]]
     return render.table_panel(parts, title, log=log, names=names, log_lines=log_lines,
                        hands=rows,
-                       status=_status(j, names, obs.options.discard_taken_upcard))
+                       status=_status(j, names, obs.options.discard_taken_upcard, face_up,
+                                      None if obs.upcard() is None else str(obs.upcard())))
+
+
+def without_staged(cards: Sequence[Card], staged: Sequence[str]) -> list[Card]:
+    """The hand's cards less those of the staged melds (``staged``: the observation's
+    ``to_json()["staged"]``, melds in notation such as ``7S 7H JK=7D``; SH-8.1): a natural
+    card by rank and suit, a joker by being a joker, whatever it is declared as."""
+    left = list(cards)
+    for meld in staged:
+        for tok in meld.split():
+            if tok.startswith("JK"):
+                match = next((i for i, c in enumerate(left) if c.rank == 0), None)
+            else:
+                want = parse_card(tok)
+                match = next((i for i, c in enumerate(left)
+                              if c.rank == want.rank and c.suit == want.suit), None)
+            if match is not None:
+                del left[match]
+    return left
+
+
+def staged_row(obs: Any, staged: Sequence[str]) -> tuple[str, Text]:
+    """The seat's own staged melds (SH-8.1), how many of the contract's melds they are, and
+    what commits them: ``("Staged (only you see them)", 7♠ 7♥ Jk=7♦   1 of 2 melds …)``."""
+    contract = obs.contract
+    needed = contract.sets + contract.runs
+    t = Text()
+    for i, meld in enumerate(staged):
+        if i:
+            t.append("  |  ", style="dim")
+        t.append_text(meld_cards_text(meld))
+    t.append(f"   {len(staged)} of {needed} meld{'s' if needed != 1 else ''} of the contract "
+             "staged", style="green" if len(staged) >= needed else "yellow")
+    t.append("  — 'contract done' commits them; 'undo' takes the last back", style="dim")
+    return ("Staged (only you see them)", t)
 
 
 def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text:
@@ -176,19 +222,15 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
     return t
 
 
-def _status(j: dict[str, Any], names: Sequence[str] | None,
-            discard_taken: bool) -> Text | None:
+def _status(j: dict[str, Any], names: Sequence[str] | None, discard_taken: bool,
+            face_up: bool = False, upcard: str | None = None) -> Text | None:
     phase = j["phase"]
-    if phase == "buy":
-        seat = j["to_act"][0]
-        t = Text("To act: ", style="bold")
-        t.append(seat_label(seat, names))
-        t.append(" is offered the upcard: 'buy' (with a penalty card) or 'pass'",
-                 style="yellow")
-        return t
-    if phase not in _PHASES:
+    if phase not in _HOW:
         return None
-    t = render.to_act_text(j["turn"], names, _PHASES[phase])
+    seat = j["to_act"][0] if phase == "buy" and j["to_act"] else j["turn"]
+    mine = seat == j["seat"] and not face_up
+    what = render.phase_text("shanghai-rummy", phase, mine, upcard) or phase
+    t = render.to_act_text(seat, names, what, mine=mine, how=_HOW[phase] if mine else "")
     if phase == "meld" and j["taken_upcard"]:
         t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
                  f"{render.pretty_notation(j['taken_upcard'].split('/')[0])} this turn"
