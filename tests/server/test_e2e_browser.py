@@ -537,6 +537,11 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     expect(box).to_contain_text("points")
     expect(box).to_contain_text("Other moves compared")
     expect(box.locator("ol.hint-alternatives li")).not_to_have_count(0)
+    # one sentence of why, and this game's own gate only (not Shanghai Rummy's)
+    expect(box.locator(".hint-why")).to_contain_text("Why:")
+    expect(box).to_contain_text("one standard error")
+    expect(box).not_to_contain_text("Shanghai")
+    expect(box).not_to_contain_text("1.64")
     # the same move is highlighted in the list of every legal move
     expect(page.locator(f'#actions .action-list button.hinted[data-action="{action}"]')
            ).to_have_count(1)

@@ -653,7 +653,7 @@ function plural(n, word) {
 
 function points(v) {
   if (v === null || v === undefined) return null;
-  const r = Math.round(v * 10) / 10;
+  const r = Math.round(v);  // whole points, as the hint's own figures are
   return `${r > 0 ? "+" : r < 0 ? "\u2212" : "\u00b1"}${Math.abs(r)} points`;
 }
 
@@ -682,8 +682,11 @@ function hintPanel(legal) {
   const move = hintMove(d);
   const rec = actionButton(move, ".primary.hint-move");
   rec.id = "hint-move";
+  // Shanghai Rummy scores penalty points (lower is better) for players, not sides
   const detail = value !== null
-    ? ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`
+    ? (d.penalty_points
+      ? ` estimated ${value.replace(" points", "")}: penalty points fewer than the other players' mean this deal (+ is better; ${d.samples} playouts)`
+      : ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
   if (move !== d.action) {
     box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ", h("code", ...notationNodes(d.plan || d.action)),
@@ -692,6 +695,7 @@ function hintPanel(legal) {
   } else {
     box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
   }
+  if (d.why) box.append(h("p.hint-why", h("strong", "Why: "), ...notationNodes(d.why)));
   if (d.alternatives && d.alternatives.length) {
     const list = h("ol.hint-alternatives");
     for (const alt of d.alternatives) {
@@ -702,15 +706,17 @@ function hintPanel(legal) {
       const vs = alt.versus_recommended;
       const diff = vs === null || vs === undefined ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
-      const text = diff !== null
-        ? ` ${diff} points against the recommendation on the same deals (${plural(alt.samples, "playout")})`
-        : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : "");
+      const unit = d.penalty_points ? "penalty points saved" : "points";
+      const text = (diff !== null
+        ? ` ${diff} ${unit} against the recommendation on the same deals (${plural(alt.samples, "playout")})`
+        : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
+        + (alt.note ? ` \u2014 ${alt.note}` : "");
       list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, ...notationNodes(alt.action))
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
-    box.append(h("p.dim", "Other moves compared (\u00b1 one standard error; the search leaves "
-      + "the heuristic's move only for one that beats it by more than that, or by 1.64 of them on fresh "
-      + "deals in Shanghai Rummy, so a small plus is noise):"), list);
+    // this game's own rule (the hint's "gate"), never another game's
+    box.append(h("p.dim", "Other moves compared (\u00b1 one standard error). "
+      + (d.gate || "") + " A small plus is noise."), list);
   }
   return box;
 }
