@@ -265,6 +265,18 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
     return chosen
 
 
+def _spread_table() -> tuple[int, ...]:
+    """For each 13-bit mask, the integer whose byte ``i`` is bit ``i`` of the mask."""
+    t = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        t[m] = t[m ^ low] | 1 << (8 * (low.bit_length() - 1))
+    return tuple(t)
+
+
+_SPREAD = _spread_table()
+
+
 class Pack:
     """The physical cards of one game: ``decks`` standard 52-card decks plus ``jokers`` jokers.
 
@@ -281,7 +293,7 @@ class Pack:
     """
 
     __slots__ = ("decks", "jokers", "cards", "size", "rank_mask", "full_mask", "rank_of",
-                 "suit_of", "red_mask", "black_mask", "red_threes", "_index")
+                 "suit_of", "red_mask", "black_mask", "red_threes", "_index", "_shifts")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -314,6 +326,8 @@ class Pack:
         self.red_threes = red & masks[3]
         self.full_mask = (1 << self.size) - 1
         self._index = {c: i for i, c in enumerate(cards)}
+        # where each deck's suits start in a mask, for the counts below
+        self._shifts = tuple(range(0, 52 * decks, 13))
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -340,6 +354,32 @@ class Pack:
         for c in cards:
             m |= 1 << self.id_of(c)
         return m
+
+    def rank_counts(self, mask: int) -> list[int]:
+        """Cards of each rank in a bitmask: 14 counts, index = rank number (0 = jokers).
+
+        Equal to ``[(mask & rank_mask[r]).bit_count() for r in range(14)]``, by adding the
+        masks' 13-bit suit rows spread one bit a byte (a few operations per suit row instead
+        of one per rank)."""
+        sp = _SPREAD
+        acc = 0
+        for shift in self._shifts:
+            acc += sp[(mask >> shift) & 8191]
+        jokers = (mask >> (52 * self.decks)).bit_count()
+        return list((acc << 8 | jokers).to_bytes(14, "little"))
+
+    def kind_counts(self, mask: int) -> bytes:
+        """Cards of each kind (rank and suit) in a bitmask: 53 counts as ``bytes`` (an
+        immutable, hashable sequence of small ints), index ``suit * 13 + rank - 1`` for the
+        standard cards, 52 for the jokers.
+
+        Equal to counting ``card_id % 52`` (``52`` for a joker) over the ids in the mask."""
+        sp = _SPREAD
+        acc = 0
+        for shift in self._shifts:
+            acc += sp[(mask >> shift) & 8191] << (8 * (shift % 52))
+        jokers = (mask >> (52 * self.decks)).bit_count()
+        return (acc | jokers << 416).to_bytes(53, "little")
 
     def cards_of(self, mask: int) -> list[Card]:
         """The cards in a bitmask, in id order."""

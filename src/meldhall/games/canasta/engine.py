@@ -943,6 +943,8 @@ class CanastaState(State):
     def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state; a one-action melding is applied as
         its staged sequence and commit (CC-6.9)."""
+        if self._listed(action, seat):
+            return self._apply_checked(action, None)  # listed by legal_actions(): checked
         seq = self._expand(action)
         if seq is None:
             return super().apply(action, seat)
@@ -1376,6 +1378,9 @@ class CanastaState(State):
 
     def apply_unchecked(self, action: Action) -> Self:
         """Apply an action known to be legal (from :meth:`legal_actions`), for search."""
+        t = type(action)
+        if t is not Take and t is not Meld and t is not GoOut:
+            return self._apply_checked(action, None)  # never shorthand, needs no plan
         seq = self._expand(action)
         if seq is not None:
             s = self

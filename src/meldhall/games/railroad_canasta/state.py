@@ -1068,7 +1068,7 @@ class RailroadCanastaState(CanastaState):
         self._phase = MELD
         self._cache = None
         legal = self._meld_actions()
-        self._cache = {"legal": legal, "legal_ids": {id(a) for a in legal}}
+        self._cache = {"legal": legal}
         if self._sevens_forced():
             if not legal:
                 self._end_hand("sevens_lock", None)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
+from itertools import compress
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from meldhall.cards import Card, Pack, choose_copies, copy_key
@@ -311,7 +313,7 @@ class ShanghaiState(State):
 
     def hand_counts(self, seat: int) -> list[int]:
         """Kind counts of ``seat``'s hand (53 entries; index 52 = jokers)."""
-        return _counts(self.hands[seat], self.n52)
+        return list(self.pack.kind_counts(self.hands[seat]))
 
     def history(self) -> list[tuple[int, str]]:
         """Every action so far in the game as ``(seat, notation)``, oldest first."""
@@ -655,20 +657,23 @@ class ShanghaiState(State):
         self._plan_contract(c)
         return c
 
-    def _avail(self, staged: tuple[MeldSpec, ...]) -> list[int]:
-        """Kind counts of the hand minus the cards of the ``staged`` melds."""
+    def _avail(self, staged: tuple[MeldSpec, ...]) -> bytes:
+        """Kind counts (53 bytes, as :meth:`_counts`) of the hand minus the cards of the
+        ``staged`` melds."""
+        if not staged:
+            return self._counts()
         cache = self._cache
         if cache is None:
             cache = self._cache = {}
         key = ("avail", staged)
-        got: list[int] | None = cache.get(key)
+        got: bytes | None = cache.get(key)
         if got is None:
-            got = list(self._counts())
+            left = list(self._counts())
             for m in staged:
                 for k in m.natural_kinds():
-                    got[k] -= 1
-                got[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
-            cache[key] = got
+                    left[k] -= 1
+                left[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
+            got = cache[key] = bytes(left)  # never negative: each stage was checked
         return got
 
     def _check_stage(self, m: MeldSpec, staged: tuple[MeldSpec, ...], n: int) -> None:
@@ -990,13 +995,15 @@ class ShanghaiState(State):
         return idx, hit[0]
 
     # ------------------------------------------------------------------ legal actions
-    def _counts(self) -> list[int]:
+    def _counts(self) -> bytes:
+        """Kind counts of the hand of the player in turn: 53 bytes (index 52 = jokers), kept
+        for the state and carried to the next one while the hand does not change."""
         c = self._cache
         if c is None:
             c = self._cache = {}
-        cnt: list[int] | None = c.get("counts")
+        cnt: bytes | None = c.get("counts")
         if cnt is None:
-            cnt = c["counts"] = _counts(self.hands[self.turn], self.n52)
+            cnt = c["counts"] = self.pack.kind_counts(self.hands[self.turn])
         return cnt
 
     def _legal(self) -> list[Action]:
@@ -1051,7 +1058,7 @@ class ShanghaiState(State):
         opts = self.options
         seat = self.turn
         counts = self._counts()
-        h = sum(counts)
+        h = self.hands[seat].bit_count()
         out: list[Action] = []
         made = self.has_made_contract(seat)
         if not made:
@@ -1086,14 +1093,14 @@ class ShanghaiState(State):
                             if cid >= n52 and counts[d]:
                                 out.append(swap_action(d, i + 1))
         taken = self.taken
-        tk = -1
         if (taken >= 0 and not opts.discard_taken_upcard and h > 1
                 and (self.hands[seat] >> taken) & 1):
             tk = JOKER_KIND if taken >= self.n52 else taken % 52  # SH-6.5
-        for k in range(53):
-            n = counts[k]
-            if n and not (k == tk and n == 1):
-                out.append(discard_action(k))
+            if counts[tk] == 1:
+                # the upcard taken is the only card of its kind: not discarded this turn
+                out.extend(compress(_DISCARDS, counts[:tk] + b"\0" + counts[tk + 1:]))
+                return out
+        out.extend(compress(_DISCARDS, counts))  # one discard per kind held, in kind order
         return out
 
     def _stage_actions(self) -> list[Stage]:
@@ -1108,34 +1115,47 @@ class ShanghaiState(State):
         avail = self._avail(staged)
         jk = avail[JOKER_KIND]
         out: list[Stage] = []
+        # The stages of one rank's set, or of one suit's runs, depend only on the few counts
+        # that supply them: the same lists recur all game, so they are kept by those counts.
         if n_sets < c.sets:
+            need = 2 if jk else 3
+            min_sizes = opts.contract_min_sizes
+            # cards of each rank (index rank - 1): the four suit rows of the counts added
+            totals = (int.from_bytes(avail[0:13], "little") + int.from_bytes(avail[13:26], "little")
+                      + int.from_bytes(avail[26:39], "little")
+                      + int.from_bytes(avail[39:52], "little")).to_bytes(13, "little")
             for rank in SET_RANK_ORDER:
-                suits = (avail[rank - 1], avail[12 + rank], avail[25 + rank], avail[38 + rank])
-                if sum(suits) >= (2 if jk else 3):
-                    # the same few suit counts recur all game: their stages are kept
-                    key: tuple[object, ...] = ("set", rank, suits, jk > 0,
-                                               opts.contract_min_sizes)
+                if totals[rank - 1] >= need:
+                    key: tuple[object, ...] = ("set", rank, avail[rank - 1:52:13], jk > 0,
+                                               min_sizes)
                     got = _STAGE_LISTS.get(key)
                     if got is None:
                         got = _STAGE_LISTS[key] = [stage_action(s) for s in set_candidates(
-                            avail, rank, jk, opts.contract_min_sizes)]
+                            avail, rank, jk, min_sizes)]
                     out.extend(got)
         if n_runs < c.runs:
-            lengths: range | tuple[int] = (
-                range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
-                if opts.contract_min_sizes else (c.run_len,))
+            lengths = _run_lengths(c.run_len, opts.contract_min_sizes, opts.ace_both_ends)
+            # a run of the shortest length needs this many kinds of its suit held (the rest are
+            # jokers); longer runs need no fewer
+            shortest = lengths[0]
+            need = shortest - min(jk, joker_limit(shortest, True))
+            # run_candidates reads a suit's counts only as "held" (and "two aces" for a run of
+            # 14 cards), and no more jokers than the longest run allows
+            jcap = min(jk, joker_limit(lengths[-1], True))
+            cap = _AT_MOST_TWO if lengths[-1] == 14 else _AT_MOST_ONE
             for suit in range(4):
-                row = tuple(avail[suit * 13:suit * 13 + 13])
-                key = ("run", suit, row, jk, tuple(lengths), opts.ace_both_ends)
+                row = avail[suit * 13:suit * 13 + 13]
+                if 13 - row.count(0) < need:
+                    continue  # too few kinds of this suit for any run
+                key = ("run", suit, row.translate(cap), jcap, lengths)
                 got = _STAGE_LISTS.get(key)
                 if got is None:
-                    got = [stage_action(r) for r, _ in run_candidates(avail, suit, lengths, jk)]
-                    if len(_STAGE_LISTS) < 200_000:
-                        _STAGE_LISTS[key] = got
+                    got = _STAGE_LISTS[key] = [
+                        stage_action(r) for r, _ in run_candidates(avail, suit, lengths, jk)]
                 out.extend(got)
         return out
 
-    def _layoff_actions(self, counts: list[int]) -> list[LayOff]:
+    def _layoff_actions(self, counts: bytes) -> list[LayOff]:
         opts = self.options
         out: list[LayOff] = []
         jk = counts[JOKER_KIND]
@@ -1173,6 +1193,21 @@ class ShanghaiState(State):
 
     # ------------------------------------------------------------------ apply
     def _apply_checked(self, action: Action, plan: Any) -> ShanghaiState:
+        t = type(action)
+        if t is Stage or t is Withdraw:
+            # private to the player in turn: only the staged melds change (SH-8.1), so what
+            # this state knows of the hand (its counts, what is left beside staged melds)
+            # holds for the next one too
+            s = self._copy()
+            if t is Stage:
+                s.staged = self.staged + (action.meld,)  # type: ignore[attr-defined]  # t is Stage
+                s.stages += 1
+            else:
+                s.staged = () if action.all else self.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
+            c = self._cache
+            if c is not None:
+                s._cache = {k: v for k, v in c.items() if k != "legal"}
+            return s
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
         return s
@@ -1183,10 +1218,10 @@ class ShanghaiState(State):
         # saved type keeps this dispatch cheap.
         s = self._copy()
         t = type(action)
-        actor = self.to_act[0] if self.to_act else -1
-        text = str(action)
+        ta = self.to_act
+        actor = ta[0] if ta else -1
         if t is Deal:
-            s._log(actor, text)
+            s._log(actor, "deal")
             s.hand_no += 1
             s.dealer = (s.dealer + 1) % s.players
             s._start_deal()
@@ -1199,18 +1234,18 @@ class ShanghaiState(State):
             s.took_kinds = _set(s.took_kinds, s.turn,
                                 s.took_kinds[s.turn] | 1 << (c % 52 if c < s.n52 else 52))
             s.taken = c
-            s._log(actor, text, f"takes {s._name(c)}")
+            s._log(actor, "take", f"takes {s._name(c)}")
             s._phase = MELD
             return s
         if t is Draw:
             q = s.buy_offer_order()
             if s.pile:
                 up = s.pile[-1]
-                s._log(actor, text, f"declines {s._name(up)}")
+                s._log(actor, "draw", f"declines {s._name(up)}")
                 s.declined_kinds = _set(s.declined_kinds, actor, s.declined_kinds[actor]
                                         | 1 << (up % 52 if up < s.n52 else 52))
             else:
-                s._log(actor, text, "")
+                s._log(actor, "draw", "")
             s.no_supply = bool(s.pile) and not s.penalty_supply_ok()
             if q:
                 s.queue = q
@@ -1219,23 +1254,16 @@ class ShanghaiState(State):
                 s._turn_draw()
             return s
         if t is Pass:
-            s._log(actor, text)
+            s._log(actor, "pass")
             s.queue = s.queue[1:]
             if not s.queue:
                 s._turn_draw()
             return s
         if t is Buy:
-            s._do_buy(actor, text)
+            s._do_buy(actor, "buy")
             return s
         if t is Discard:
-            s._do_discard(action, plan, text)  # type: ignore[arg-type]  # t is Discard
-            return s
-        if t is Stage:
-            s.staged = s.staged + (action.meld,)  # type: ignore[attr-defined]  # t is Stage
-            s.stages += 1
-            return s
-        if t is Withdraw:
-            s.staged = () if action.all else s.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
+            s._do_discard(action, plan, str(action))  # type: ignore[arg-type]  # t is Discard
             return s
         if t is ContractDone or t is Contract:
             # the commit, or the shorthand: stage each meld, then commit (SH-8.1)
@@ -1245,10 +1273,10 @@ class ShanghaiState(State):
             s._do_contract(con, str(con))
             return s
         if t is LayOff:
-            s._do_layoff(action, plan, text)  # type: ignore[arg-type]  # t is LayOff
+            s._do_layoff(action, plan, str(action))  # type: ignore[arg-type]  # t is LayOff
             return s
         if t is Swap:
-            s._do_swap(action, plan, text)  # type: ignore[arg-type]  # t is Swap
+            s._do_swap(action, plan, str(action))  # type: ignore[arg-type]  # t is Swap
             return s
         raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
 
@@ -1557,18 +1585,22 @@ def _shape_run(m: RunSpec) -> None:
         raise IllegalActionError("SH-7.3", f"{m!r} is not a run within A-2-…-K-A")
 
 
-def _counts(hand: int, n52: int) -> list[int]:
-    c = [0] * 53
-    while hand:
-        low = hand & -hand
-        i = low.bit_length() - 1
-        c[i % 52 if i < n52 else 52] += 1
-        hand ^= low
-    return c
-
-
 #: Stage actions per (kind of meld, the cards that supply it): pure functions of their key.
 _STAGE_LISTS: dict[tuple[object, ...], list[Stage]] = {}
+#: The shared discard of each kind, by kind (``compress`` picks those of the kinds held).
+_DISCARDS = tuple(discard_action(k) for k in range(JOKER_KIND + 1))
+#: Byte translations capping counts at one and at two.
+_AT_MOST_ONE = bytes(min(i, 1) for i in range(256))
+_AT_MOST_TWO = bytes(min(i, 2) for i in range(256))
+
+
+@cache
+def _run_lengths(run_len: int, min_sizes: bool, ace_both_ends: bool) -> tuple[int, ...]:
+    """The lengths a contract's run may have (SH-8.2): exactly ``run_len``, or under
+    ``contract_min_sizes`` any length from it to the longest run (SH-7.3)."""
+    if not min_sizes:
+        return (run_len,)
+    return tuple(range(run_len, (14 if ace_both_ends else 13) + 1))
 
 
 def _make_copy() -> Callable[[ShanghaiState], ShanghaiState]:
