@@ -285,6 +285,7 @@ class Pack:
 
     Attributes:
         cards: tuple of :class:`Card`, indexed by card id.
+        names: tuple of their short notation (``str(card)``: ``7H``, ``JK``), by card id.
         size: number of cards (e.g. 108 for two decks and four jokers, CC-2.1).
         rank_mask: tuple of 14 bitmasks; ``rank_mask[r]`` holds every card of rank ``r``.
         full_mask: bitmask of all cards.
@@ -292,8 +293,9 @@ class Pack:
         red_threes: bitmask of the red threes (the canasta games' bonus cards).
     """
 
-    __slots__ = ("decks", "jokers", "cards", "size", "rank_mask", "full_mask", "rank_of",
-                 "suit_of", "red_mask", "black_mask", "red_threes", "_index", "_shifts")
+    __slots__ = ("decks", "jokers", "cards", "names", "size", "rank_mask", "full_mask",
+                 "rank_of", "suit_of", "red_mask", "black_mask", "red_threes", "_index",
+                 "_shifts")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -308,6 +310,7 @@ class Pack:
         for j in range(jokers):
             cards.append(Card(JOKER, None, j))
         self.cards = tuple(cards)
+        self.names = tuple(str(c) for c in cards)
         self.size = len(cards)
         self.rank_of = tuple(c.rank for c in cards)
         self.suit_of = tuple(c.suit for c in cards)

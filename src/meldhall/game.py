@@ -289,22 +289,16 @@ class State(abc.ABC):
 
     def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state (this one is unchanged)."""
-        if self._listed(action, seat):
-            # the very object listed by legal_actions(): already checked
-            return self.apply_unchecked(action)
+        c = self._cache
+        if c is not None:
+            la = c.get("legal")
+            # the very object listed by legal_actions() (an identity scan in C: listed actions
+            # are shared values, and an equal action built elsewhere is checked)
+            if la is not None and any(map(is_, la, repeat(action))) \
+                    and (seat is None or seat in self.to_act):
+                return self._apply_checked(action, None)  # already checked
         plan = self._plan(action, seat)
         return self._apply_checked(action, plan)
-
-    def _listed(self, action: Action, seat: int | None) -> bool:
-        """Whether ``action`` is one of the very objects :meth:`legal_actions` listed for this
-        state (so already checked), for ``seat`` or the seat to act.  An identity scan in C:
-        listed actions are shared values, and an equal action built elsewhere is checked."""
-        c = self._cache
-        if c is None:
-            return False
-        la = c.get("legal")
-        return la is not None and (seat is None or seat in self.to_act) \
-            and any(map(is_, la, repeat(action)))
 
     def apply_unchecked(self, action: Action) -> Self:
         """Apply an action known to be legal (taken from :meth:`legal_actions`), for search."""

@@ -13,6 +13,8 @@ import abc
 import enum
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
 from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key
@@ -943,8 +945,13 @@ class CanastaState(State):
     def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state; a one-action melding is applied as
         its staged sequence and commit (CC-6.9)."""
-        if self._listed(action, seat):
-            return self._apply_checked(action, None)  # listed by legal_actions(): checked
+        c = self._cache
+        if c is not None:
+            la = c.get("legal")
+            # the very object listed by legal_actions() (State.apply): already checked
+            if la is not None and any(map(is_, la, repeat(action))) \
+                    and (seat is None or seat in self.to_act):
+                return self._apply_checked(action, None)
         seq = self._expand(action)
         if seq is None:
             return super().apply(action, seat)
