@@ -216,7 +216,11 @@ def copy_key(*parts: int) -> int:
         if p < 0:
             p = (~p << 1) | 1  # fold the sign in, so the loop below ends
         while True:
-            h = _mix(h ^ (p & _M64))
+            # _mix(h ^ (p & _M64)), written out: this runs for every copy the engine chooses
+            x = ((h ^ (p & _M64)) + 0x9E3779B97F4A7C15) & _M64
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+            h = x ^ (x >> 31)
             p >>= 64
             if not p:
                 break
@@ -254,8 +258,14 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
             count -= n
             continue
         # by name first: the i-th card of this list has the same name whichever copies the
-        # hand holds (ids are deck * 52 + name; jokers all look alike)
-        ids = sorted(iter_ids(tier), key=lambda c: c % 52 if c < n52 else 52)
+        # hand holds (ids are deck * 52 + name; jokers all look alike); a stable sort of the
+        # ids in increasing order, so copies of one name stay in deck order
+        ids = list(iter_ids(tier))
+        if ids[-1] < n52:
+            ids.sort(key=_MOD52)  # standard cards only: the name is the id modulo 52
+        elif ids[0] < n52:
+            ids.sort(key=lambda c: c % 52 if c < n52 else 52)
+        # (jokers only: all of one name, already in order)
         for i in range(count):
             x = _mix(x)
             j = i + x % (n - i)
@@ -263,6 +273,10 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
             chosen |= 1 << ids[i]
         count = 0
     return chosen
+
+
+#: ``c % 52`` as a key function in C (the name of a standard card id).
+_MOD52 = (52).__rmod__
 
 
 def _spread_table() -> tuple[int, ...]:

@@ -115,6 +115,9 @@ class NewGame(Protocol[_S_co, _O_contra]):
 #: One entry of a game's log: ``(seat, action in notation, note)``; seat ``-1`` and an empty
 #: action for events that are not actions (the upcard turned at the deal).
 LogEntry: TypeAlias = tuple[int, str, str]
+#: What an action's log entry is given: its notation, or the action itself, which a
+#: :class:`LogNode` writes out only when the entry is read.
+LogText: TypeAlias = "str | Action"
 
 #: What the legality check hands to the apply (:meth:`CanastaState._plan`): the cards by kind
 #: that the action moves out of the hand (a list of 14 counts, index = rank number), a staged
@@ -165,12 +168,22 @@ class LogNode:
     copying and printing flatten it, so a log of any length is safe to ship to a worker.
     """
 
-    __slots__ = ("prev", "entry", "length")
+    __slots__ = ("prev", "_entry", "length")
 
-    def __init__(self, prev: LogNode | None, entry: LogEntry):
+    def __init__(self, prev: LogNode | None, entry: tuple[int, LogText, str]):
         self.prev = prev
-        self.entry = entry
+        self._entry = entry
         self.length: int = 1 + (prev.length if prev is not None else 0)
+
+    @property
+    def entry(self) -> LogEntry:
+        """The entry ``(seat, action in notation, note)``: an action kept as itself is written
+        out on the first read (most entries of a simulated game are never read)."""
+        seat, text, note = self._entry
+        if type(text) is str:
+            return (seat, text, note)
+        e = self._entry = (seat, str(text), note)
+        return e
 
     def entries(self) -> list[LogEntry]:
         """Every entry, oldest first."""
@@ -524,7 +537,7 @@ class CanastaState(State):
         actions (cards placed at the deal, the upcard) have an empty action."""
         return log_entries(self.log)
 
-    def _log(self, seat: int, text: str, note: str = "") -> None:
+    def _log(self, seat: int, text: LogText, note: str = "") -> None:
         self.log = LogNode(self.log, (seat, text, note))
 
     def _side(self) -> int:
@@ -1242,16 +1255,23 @@ class CanastaState(State):
         rest in :meth:`_apply_action`."""
         s = self._copy()
         t = type(action)
-        seat = self.to_act[0] if self.to_act else -1
         if type(action) is Stage:
             s.staged = self.staged + (action.spec,)
             s.staged_up = self.staged_up or action.upcard
             s.stages = self.stages + 1
+            s._keep_facts(self)
             return s
         if type(action) is Withdraw:
             s.staged = () if action.all else self.staged[:-1]
             s.staged_up = self.staged_up and bool(s.staged)
+            s._keep_facts(self)
             return s
+        ph = self._phase
+        if ph in self.TURN_PHASES:
+            seat = self.turn
+        else:
+            ta = self.to_act
+            seat = ta[0] if ta else -1
         if self.staged and (type(action) is MeldDone or type(action) is Take
                             or type(action) is Discard):
             if type(plan) is tuple and plan and plan[0] == "commit":
@@ -1262,22 +1282,35 @@ class CanastaState(State):
             t = type(action)
             s.staged = ()
             s.staged_up = False
-        text = str(action)
         if t is Deal:
-            s._log(seat, text)
+            s._log(seat, action)
             s.hand_no += 1
             s.dealer = (s.dealer + 1) % s.players
             s._start_hand()
             return s
-        s._apply_action(action, t, seat, text, plan, self._phase)
+        # the action stands for its notation in the log, written out when read
+        s._apply_action(action, t, seat, action, plan, ph)
         return s
 
+    #: Facts of a state (keys of its ``_cache``) about the hand of the seat in turn and its
+    #: side's melds, which staging and withdrawing do not change (CC-6.9: the staged cards stay
+    #: in the hand), so the next state keeps them.
+    _KEPT_OVER_STAGING: ClassVar[tuple[str, ...]] = ("counts", "ask")
+
+    def _keep_facts(self, before: CanastaState) -> None:
+        """Take over the facts of ``before`` that a stage or withdrawal leaves true."""
+        c = before._cache
+        if c:
+            kept = {k: c[k] for k in self._KEPT_OVER_STAGING if k in c}
+            if kept:
+                self._cache = kept
+
     @abc.abstractmethod
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str, plan: Plan,
-                      phase: str) -> None:
-        """Apply a checked action (of type ``t``, by ``seat``, ``text`` its notation, ``plan``
-        what :meth:`_plan` returned or ``None``) made in ``phase`` to this copy (supplied by
-        each game)."""
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
+                      plan: Plan, phase: str) -> None:
+        """Apply a checked action (of type ``t``, by ``seat``, ``text`` what its log entry
+        writes: its notation or the action itself, ``plan`` what :meth:`_plan` returned or
+        ``None``) made in ``phase`` to this copy (supplied by each game)."""
 
     @abc.abstractmethod
     def _start_hand(self) -> None:  # pragma: no cover - abstract

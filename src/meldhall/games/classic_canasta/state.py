@@ -29,7 +29,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
+    NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
 from meldhall.games.canasta.melds import MeldState, can_go_out, enum_new_melds, meld_ok
@@ -964,7 +964,7 @@ class ClassicCanastaState(CanastaState):
         return out
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
                       plan: object, phase: str) -> None:
         # ``type(action)`` (which ``t`` is) so that the type checker narrows ``action``
         if type(action) is Answer:
@@ -994,7 +994,7 @@ class ClassicCanastaState(CanastaState):
         else:
             raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
-    def _do_draw(self, text: str) -> None:
+    def _do_draw(self, text: LogText) -> None:
         """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
         seat = self.turn
         placed, last_red = self._draw_cards(seat, self.options.stock_draw)
@@ -1006,7 +1006,7 @@ class ClassicCanastaState(CanastaState):
             else:
                 self.no_discard = True
 
-    def _do_take(self, a: Take, text: str) -> None:
+    def _do_take(self, a: Take, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1077,7 +1077,7 @@ class ClassicCanastaState(CanastaState):
         self.side_of = tuple(side_of)
         self.first_taker = taker
 
-    def _do_meld(self, a: Meld, text: str) -> None:
+    def _do_meld(self, a: Meld, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1099,7 +1099,7 @@ class ClassicCanastaState(CanastaState):
                 self.b3_done = True
         self._after_meld(seat, side, hand, mymelds, text)
 
-    def _do_add(self, a: Add, text: str) -> None:
+    def _do_add(self, a: Add, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1117,7 +1117,7 @@ class ClassicCanastaState(CanastaState):
         self._after_meld(seat, side, hand, mymelds, text)
 
     def _after_meld(self, seat: int, side: int, hand: int, mymelds: list[CanastaMeld | None],
-                    text: str) -> None:
+                    text: LogText) -> None:
         self.melds = set_item(self.melds, side, tuple(mymelds))
         self.hands = set_item(self.hands, seat, hand)
         self.known = set_item(self.known, seat, self.known[seat] & hand)
@@ -1127,7 +1127,7 @@ class ClassicCanastaState(CanastaState):
         if hand == 0:
             self._went_out(seat)
 
-    def _do_go_out(self, a: GoOut, text: str) -> None:
+    def _do_go_out(self, a: GoOut, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1152,10 +1152,10 @@ class ClassicCanastaState(CanastaState):
         self._log(seat, text)
         self._went_out(seat)
 
-    def _do_discard(self, kind: int, text: str) -> None:
+    def _do_discard(self, kind: int, text: LogText) -> None:
         seat = self.turn
         cid = self._discard_card(seat, kind)  # a wild card freezes the pile (CC-8.3)
-        self._log(seat, text, str(self.pack.cards[cid]))
+        self._log(seat, text, self.pack.names[cid])
         if self.hands[seat] == 0:
             self._went_out(seat)
             return

@@ -32,7 +32,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
+    NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -956,7 +956,7 @@ class RailroadCanastaState(CanastaState):
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
                       plan: object, phase: str) -> None:
         # ``type(action)`` (which ``t`` is) where the type checker is to narrow ``action``
         if t is Draw:
@@ -1014,7 +1014,7 @@ class RailroadCanastaState(CanastaState):
         unknown cards named as the ones to avoid."""
         return hand & ~self.known[seat] if self._legacy_copies else 0
 
-    def _do_take(self, a: Take, text: str) -> None:
+    def _do_take(self, a: Take, text: LogText) -> None:
         seat = self.turn
         hand = self.hands[seat]
         top = self.pile[-1]
@@ -1035,7 +1035,7 @@ class RailroadCanastaState(CanastaState):
         self._log(seat, text, note)
         self._enter_meld()
 
-    def _do_meld(self, a: Meld | Add, text: str) -> None:
+    def _do_meld(self, a: Meld | Add, text: LogText) -> None:
         seat = self.turn
         hand = self.hands[seat]
         avoid = self._known_last(seat, hand)
@@ -1079,11 +1079,11 @@ class RailroadCanastaState(CanastaState):
             how = "sevens_lock" if h == 0 or counts[SEVEN] == h else "no_legal_discard"
             self._end_hand(how, None)
 
-    def _do_discard(self, kind: int, text: str) -> None:
+    def _do_discard(self, kind: int, text: LogText) -> None:
         seat = self.turn
         # a wild card freezes the pile (RR-8.3); a publicly known copy goes first (RR-5.10)
         cid = self._discard_card(seat, kind, self._known_last(seat, self.hands[seat]))
-        self._log(seat, text, str(self.pack.cards[cid]))
+        self._log(seat, text, self.pack.names[cid])
         types = self.canasta_types(seat)
         if self.hands[seat] == 0:
             can_out = self._can_go_out_on(seat, kind, types)
@@ -1120,7 +1120,7 @@ class RailroadCanastaState(CanastaState):
             placed += more
         return placed
 
-    def _do_kitty(self, text: str) -> None:
+    def _do_kitty(self, text: LogText) -> None:
         seat = self.turn
         placed = self._take_kitty(seat)
         self._log(seat, text, ("places " + " ".join(placed)) if placed else "takes the kitty")
