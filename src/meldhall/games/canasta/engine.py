@@ -269,6 +269,8 @@ def _bad_counts(*values: object) -> bool:
 
 
 _DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
+#: One shared ``take`` (the upcard alone, or the commit of a staged take) per rank.
+_UPCARD_TAKES = tuple(Take(r) for r in range(14))
 WITHDRAW, WITHDRAW_ALL, MELD_DONE = Withdraw(False), Withdraw(True), MeldDone()
 _STAGES: dict[tuple[int, int, int, int, bool], Stage] = {}
 
@@ -520,9 +522,7 @@ class CanastaState(State):
 
     def hand_counts(self, seat: int) -> list[int]:
         """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
-        h = self.hands[seat]
-        rm = self.pack.rank_mask
-        return [(h & rm[k]).bit_count() for k in range(14)]
+        return self.pack.rank_counts(self.hands[seat])
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The physical cards in ``seat``'s hand (list of Card)."""
@@ -554,7 +554,15 @@ class CanastaState(State):
         return v
 
     def _counts(self) -> list[int]:
-        return self._cached("counts", lambda: self.hand_counts(self.turn))
+        """Cards by kind in the hand of the seat in turn (kept for the state, and over
+        staging: :data:`_KEPT_OVER_STAGING`)."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        v: list[int] | None = c.get("counts")
+        if v is None:
+            v = c["counts"] = self.pack.rank_counts(self.hands[self.turn])
+        return v
 
     def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
         """Choose ``count`` physical cards of ``kind`` from ``hand`` (a bitmask of card ids).
@@ -879,14 +887,46 @@ class CanastaState(State):
         """Every legal stage of a new meld (not the upcard's) from ``avail`` (supplied by each
         game)."""
 
+    def _staged_take_ok(self) -> bool:
+        """Whether ``take`` is legal in the draw phase with melds staged: it commits the take
+        the staged melds make (:meth:`_plan_with_staged`)."""
+        if not self.staged_up or self._phase != "draw":
+            return False
+        return self._take_ok(self._staged_take_action())
+
     def _staging_tail(self) -> list[Action]:
         """Withdrawals and ``meld done`` where they are legal, for the meld phase."""
         if not self.staged:
             return []
         out: list[Action] = [WITHDRAW, WITHDRAW_ALL]
-        if self.is_legal(MELD_DONE):
+        if self._meld_done_ok():
             out.append(MELD_DONE)
         return out
+
+    # -- the fast path of legal_actions --------------------------------------------------------
+    # Cheap tests that say what the one legality check (:meth:`_plan`) would say of a candidate,
+    # without building its refusal; each game may replace the defaults below, which run the
+    # check itself.  tests/test_fast_path.py checks that they agree on every candidate.
+
+    def _meld_done_ok(self) -> bool:
+        """Whether ``meld done`` is legal now (the meld phase, melds staged)."""
+        return self.is_legal(MELD_DONE)
+
+    def _take_ok(self, a: Take) -> bool:
+        """Whether :meth:`_plan_take` accepts the take ``a`` (the draw phase, nothing staged)."""
+        try:
+            self._plan_take(a)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
+        """Whether :meth:`_check_stage` accepts ``spec`` as the upcard's meld from ``counts``."""
+        try:
+            self._check_stage(spec, True, counts)
+        except IllegalActionError:
+            return False
+        return True
 
     @abc.abstractmethod
     def _plan_staged_discard(self, action: Discard) -> Plan:
@@ -1025,7 +1065,7 @@ class CanastaState(State):
             cands = [up] + [Take(r, up.naturals, up.twos, up.jokers, extra)
                             for extra in first_melds(sub, counts[TWO] - up.twos,
                                                      counts[JOKER] - up.jokers, r)]
-            out.extend(self._filter_legal(cands, self._plan_take))
+            out.extend(a for a in cands if self._take_ok(a))
         return out
 
     # ------------------------------------------------------------------ action ids
@@ -1092,9 +1132,7 @@ class CanastaState(State):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
             spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
-            try:
-                self._check_stage(spec, True, counts)
-            except IllegalActionError:
+            if not self._upcard_stage_ok(spec, counts):
                 continue
             rest = list(counts)
             rest[r] -= up.naturals
@@ -1102,12 +1140,9 @@ class CanastaState(State):
             rest[JOKER] -= up.jokers
             need = self.minimum_for(self.turn) - _count_of(up, r)
             for extra in self._extras_largest_first(rest, r, need):
-                try:
-                    self._plan_take(Take(r, up.naturals, up.twos, up.jokers, extra))
-                except IllegalActionError:
-                    continue
-                got.append(spec)
-                break
+                if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
+                    got.append(spec)
+                    break
         return got
 
     @abc.abstractmethod
@@ -1178,8 +1213,7 @@ class CanastaState(State):
                 if r not in (JOKER, TWO, 3):
                     cands = self._take_candidates(r, self._counts())
                     if not self._unmelded():
-                        takes: list[Take] = self._filter_legal(cands, self._plan_take)
-                        out.extend(takes)
+                        out.extend(a for a in cands if self._take_ok(a))
                     elif self.stages < STAGE_LIMIT:
                         # CC-6.9: a player whose melds are staged stages the upcard's meld,
                         # offered when some take with it can commit
@@ -1215,11 +1249,7 @@ class CanastaState(State):
         side = self._side()
         if r in (JOKER, TWO, 3) or self._frozen_for(side) or self.melds[side][r] is None:
             return False
-        try:
-            self._plan_take(Take(r))
-        except IllegalActionError:
-            return False
-        return True
+        return self._take_ok(_UPCARD_TAKES[r])
 
     def _legal(self) -> list[Action]:
         ph = self._phase
@@ -1228,9 +1258,8 @@ class CanastaState(State):
             # the take being staged (CC-6.9): further melds, withdrawals, the take itself
             out = list(self._stage_actions(self._avail(), ph))
             out += [WITHDRAW, WITHDRAW_ALL]
-            commit = Take(self.staged[0].rank)
-            if self.is_legal(commit):
-                out.append(commit)
+            if self._staged_take_ok():
+                out.append(_UPCARD_TAKES[self.staged[0].rank])
             return out
         if ph == "draw":
             out = []

@@ -28,7 +28,7 @@ from meldhall.games.canasta.actions import (
     with_article,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS, STAGE_LIMIT,
+    DISCARDS, HELD_KINDS, MELD_DONE, STAGE_LIMIT,
     NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
@@ -795,6 +795,214 @@ class ClassicCanastaState(CanastaState):
                     "CC-10.5", f"you cannot go out this turn (your side's melds would not reach "
                     f"the minimum count of {minimum}, CC-7.6), so you may not ask")
 
+    # -- the fast path of legal_actions (tests/test_fast_path.py checks each against _plan) --
+    def _top_takeable(self) -> int:
+        """The upcard's rank if the pile may be taken at all (:meth:`_top_rank`), else -1."""
+        if not self.pile:
+            return -1
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        return -1 if r in (JOKER, TWO, 3) else r
+
+    def _specs_ok(self, specs: Sequence[MeldSpec], exclude_rank: int | None = None) -> bool:
+        """:meth:`_check_specs` as a test."""
+        if not specs:
+            return True
+        ratio = self.options.wild_ratio
+        mine = self.melds[self.side_of[self.turn]]
+        seen = 0
+        for sp in specs:
+            r = sp.rank
+            bit = 1 << r
+            if seen & bit:
+                return False  # CC-6.4, one meld per rank
+            seen |= bit
+        for sp in specs:
+            r = sp.rank
+            if r == 3 or r == JOKER or r not in NATURAL_RANKS:
+                return False  # CC-9.5, CC-6.2, CC-6.3
+            if r == exclude_rank or mine[r] is not None:
+                return False  # CC-6.4
+            n, w = sp.naturals, sp.twos + sp.jokers
+            if n + w < 3 or not meld_ok(n, w, ratio):
+                return False  # CC-6.1, CC-6.2
+        return True
+
+    def _go_out_allowed(self, canastas_after: int) -> bool:
+        """:meth:`_may_go_out_now` as a test (CC-10.1, CC-10.5)."""
+        if canastas_after < self.options.required_canastas:
+            return False
+        perm = self.permission
+        if perm is False:
+            return False
+        return not (self.options.partner_permission == "compulsory" and perm is not True
+                    and self.partners(self.turn))
+
+    def _take_ok(self, a: Take) -> bool:
+        """:meth:`_plan_take` as a test (CC-5.7, CC-6, CC-7.4, CC-8, CC-10.5)."""
+        opts = self.options
+        r = self._top_takeable()
+        if r < 0 or a.rank != r:
+            return False  # CC-8.1, CC-8.2, CC-8.5
+        seat = self.turn
+        side = self.side_of[seat]
+        counts = self._counts()
+        frozen = self._frozen_for(side)
+        melds = self.melds[side]
+        melded = melds != NO_MELDS
+        existing = melds[r]
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        extra = a.extra
+        if extra and melded:
+            return False  # CC-6.9
+        used_r, used_2, used_j = n, tw, jk
+        used_n = n + tw + jk
+        value = n * V[r] + tw * V[TWO] + jk * V[JOKER]
+        if extra:
+            used = [0] * 14
+            used[r] = n
+            used[TWO] = tw
+            used[JOKER] = jk
+            for sp in extra:
+                used[sp.rank] += sp.naturals
+                used[TWO] += sp.twos
+                used[JOKER] += sp.jokers
+                used_n += sp.naturals + sp.twos + sp.jokers
+                value += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+            for k in range(14):
+                if used[k] > counts[k]:
+                    return False  # CC-8.5, CC-7.4
+        elif used_r > counts[r] or used_2 > counts[TWO] or used_j > counts[JOKER]:
+            return False  # CC-8.5
+        if existing is not None:
+            if n == 0 and w == 0:
+                if frozen:
+                    return False  # CC-8.5
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1 and opts.unfrozen_take_with_wild:
+                if frozen:
+                    return False  # CC-8.5
+                if not meld_ok(existing.naturals + 2, existing.wilds + 1, opts.wild_ratio):
+                    return False  # CC-6.2
+            else:
+                return False  # CC-8.6
+            new_meld_cards = 0
+        else:
+            if n == 0 and w == 0:
+                return False  # CC-8.6
+            if frozen and n < 2:
+                return False  # CC-8.5
+            if n < 2 and (n < 1 or w < 1 or not opts.unfrozen_take_with_wild):
+                return False  # CC-8.6
+            if not meld_ok(n + 1, w, opts.wild_ratio):
+                return False  # CC-6.2
+            new_meld_cards = n + w + 1
+        if extra and not self._specs_ok(extra, exclude_rank=r):
+            return False
+        if not melded and value + V[r] < self.minimum_for(seat):
+            return False  # CC-7.4
+        h = sum(counts)
+        pile = self.pile
+        red = self.pack.red_threes
+        rest_red = 0
+        for c in pile[:-1]:
+            if (red >> c) & 1:
+                rest_red += 1
+        left = h - used_n + len(pile) - 1 - rest_red
+        if opts.single_card_pile_restriction and h == 1 and len(pile) == 1:
+            return False  # CC-8.8
+        if left > 1:
+            return True
+        canastas_after = self.canastas(side)
+        if existing is not None:
+            if existing.size < 7 <= existing.size + n + w + 1:
+                canastas_after += 1
+        elif new_meld_cards >= 7:
+            canastas_after += 1
+        canastas_after += sum(1 for sp in extra if sp.size >= 7)
+        if opts.partner_permission == "compulsory" and self.partners(seat):
+            return False  # CC-10.5
+        return self._go_out_allowed(canastas_after)  # CC-5.7
+
+    def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
+        """:meth:`_check_stage` of the upcard's meld as a test (CC-8.5, CC-8.6, CC-6.2)."""
+        r, n = spec.rank, spec.naturals
+        w = spec.twos + spec.jokers
+        top = self._top_takeable()
+        if top < 0 or r != top:
+            return False
+        if counts[r] < n or counts[TWO] < spec.twos or counts[JOKER] < spec.jokers:
+            return False
+        if n == 0 and w == 0:
+            return False
+        if n < 2:
+            if self._frozen_for(self.side_of[self.turn]):
+                return False
+            if n < 1 or w < 1 or not self.options.unfrozen_take_with_wild:
+                return False
+        return meld_ok(n + 1, w, self.options.wild_ratio)
+
+    def _meld_done_ok(self) -> bool:
+        """``meld done`` as a test: the staged melds as one first melding (CC-6.9, CC-7.1);
+        the rarer cases (a going out, black threes, a hand left with one card or none, after
+        the partner's "yes") by the check itself."""
+        staged = self.staged
+        if self._phase != MELD or not staged or self.b3_done or not self._unmelded():
+            return self.is_legal(MELD_DONE)
+        counts = self._counts()
+        used_n = 0
+        value = 0
+        for sp in staged:
+            if sp.rank == 3:
+                return self.is_legal(MELD_DONE)
+            used_n += sp.naturals + sp.twos + sp.jokers
+            value += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+        left = sum(counts) - used_n
+        if left <= 1 or self.permission is True:
+            return self.is_legal(MELD_DONE)
+        # each staged meld was checked against CC-6.1–CC-6.4 and the hand when staged
+        # (_check_stage), and the hand has not changed since; the whole melding is checked here
+        if not self._specs_ok(staged):
+            return False
+        avail = self._avail()
+        if min(avail) < 0:
+            return False  # CC-6.5
+        return value >= self.minimum_for(self.turn)  # CC-7.1
+
+    def _ask_ok(self) -> bool:
+        """Whether "may I go out?" may be asked now (:meth:`_plan_ask` for any partner, in
+        the meld phase, not asked yet, nothing melded this turn), kept over staging."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        ok: bool | None = c.get("ask")
+        if ok is None:
+            ok = c["ask"] = self._can_ask()
+        return ok
+
+    def _can_ask(self) -> bool:
+        opts = self.options
+        if opts.partner_permission == "disabled":
+            return False
+        counts = self._counts()
+        if sum(counts) < 2:
+            return False
+        side = self.side_of[self.turn]
+        if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
+                          black_three_max=self._b3_max()):
+            return False
+        if not opts.concealed_exempt_from_minimum and not self.side_has_melded(side):
+            minimum = self.minimum_for(self.turn)
+            need = max(1, self._required())
+            return any(
+                sum(1 for s in g.melds if s.rank != 3 and s.size >= 7) >= need
+                and sum(s.naturals * V[s.rank] + s.twos * V[TWO] + s.jokers * V[JOKER]
+                        for s in g.melds if s.rank != 3) >= minimum
+                for g in self._go_out_candidates(counts))
+        return True
+
     # ------------------------------------------------------------------ legal actions
     def _legal_phase(self, ph: str) -> list[Action]:
         if ph == MELD:
@@ -844,11 +1052,12 @@ class ClassicCanastaState(CanastaState):
                 return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
             return True
 
+        asks: tuple[Ask, ...] = ()
         if not self.b3_done:
-            if self.partners(self.turn) and not self.asked and not self.melds_made \
-                    and not self.no_discard:
-                for p in self.partners(self.turn):
-                    slow.append(Ask(p))
+            partners = self.partners(self.turn)
+            if partners and not self.asked and not self.melds_made and not self.no_discard \
+                    and self._ask_ok():
+                asks = _asks(partners)  # CC-10.5
             my = self.melds[side]
             if melded:
                 base_melds = self.side_melds(side) if must_go else {}
@@ -905,13 +1114,15 @@ class ClassicCanastaState(CanastaState):
                                     continue
                                 out.append(interned_meld(r, n, t, j))
                 for b in range(3, min(counts[3], b3max) + 1):
-                    slow.append(Meld((MeldSpec(3, b),)))
+                    slow.append(interned_meld(3, b, 0, 0))
             else:
                 # A side that has not melded stages its melds one at a time (CC-6.9): each
                 # stage is valid by construction; the commit carries the whole check.
                 out.extend(self._stage_actions(self._avail(), MELD))
                 out.extend(self._staging_tail())
-        out.extend(self._filter_legal(slow))
+        out.extend(asks)
+        if slow:
+            out.extend(self._filter_legal(slow))
         if self.staged:
             # CC-6.9 (c): the only discard is the one that goes out concealed
             avail = self._avail()
@@ -1237,6 +1448,17 @@ def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
             interned_meld(r, n, t, w - t) for w in range(3 - n if n < 3 else 0, top_w + 1)
             for t in range(min(tw, w), -1, -1) if w - t <= jk]
     return block
+
+
+_ASKS: dict[tuple[int, ...], tuple[Ask, ...]] = {}
+
+
+def _asks(partners: tuple[int, ...]) -> tuple[Ask, ...]:
+    """The shared "may I go out?" actions to ``partners``."""
+    a = _ASKS.get(partners)
+    if a is None:
+        a = _ASKS[partners] = tuple(Ask(p) for p in partners)
+    return a
 
 
 def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
