@@ -17,6 +17,8 @@ Phases (``state.phase``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from meldhall.cards import JOKER
@@ -292,12 +294,9 @@ class ClassicCanastaState(CanastaState):
         pagat = self.options.wild_ratio == "pagat"
         out: list[Stage] = []
         for r in NATURAL_RANKS:
-            if r in taken or avail[r] < 2:
+            if avail[r] < 2 or r in taken:
                 continue
-            for n in range(avail[r], 1, -1):
-                cap = 3 if pagat else min(3, n)
-                for t, j in wild_splits(max(0, 3 - n), min(cap, tw + jk), tw, jk):
-                    out.append(interned_stage(r, n, t, j))
+            out.extend(_stages_of(r, avail[r], tw, jk, pagat))
         if phase == MELD and 3 not in taken:
             for b in range(3, min(avail[3], self._b3_max()) + 1):
                 out.append(interned_stage(3, b, 0, 0))
@@ -1068,7 +1067,15 @@ class ClassicCanastaState(CanastaState):
                     if m is None:
                         continue
                     mn, mw, msize = m.naturals, m.wilds, m.size
-                    for n in range(counts[r], -1, -1):
+                    cr = counts[r]
+                    if not must_go:
+                        # the largest addition leaves the fewest cards (the wild cards a meld
+                        # takes grow with its naturals): when it leaves two, all pass as they are
+                        room = (3 if pagat else min(3, mn + cr)) - mw
+                        if h - cr - max(0, min(wild_held, room)) >= 2:
+                            out.extend(_adds_to(r, cr, mn, mw, tw, jk, pagat))
+                            continue
+                    for n in range(cr, -1, -1):
                         room = (3 if pagat else min(3, mn + n)) - mw
                         # never negative: a meld already over the CC-6.2 wild limit (two melds
                         # combined by the cutthroat partnership, CC-14.1) still takes naturals
@@ -1093,9 +1100,13 @@ class ClassicCanastaState(CanastaState):
                                     continue
                                 out.append(interned_add(r, n, t, j))
                 for r in NATURAL_RANKS:
-                    if my[r] is not None or counts[r] < 2:
+                    cr = counts[r]
+                    if my[r] is not None or cr < 2:
                         continue
-                    for n in range(counts[r], 1, -1):
+                    if not must_go and h - cr - min(wild_held, 3 if pagat or cr > 3 else cr) >= 2:
+                        out.extend(_new_melds_of(r, cr, tw, jk, pagat))  # as for the additions
+                        continue
+                    for n in range(cr, 1, -1):
                         cap = 3 if pagat or n > 3 else n
                         top_w = min(wild_held, cap)
                         if not must_go and h - n - top_w >= 2:
@@ -1132,15 +1143,11 @@ class ClassicCanastaState(CanastaState):
                     out.append(d)
         elif self.no_discard:
             out.append(_PASS)
-        else:
-            for k in HELD_KINDS:
-                if counts[k]:
-                    if h == 1:
-                        if go_blocked or canastas < req:
-                            continue
-                    elif must_go:
-                        continue
-                    out.append(DISCARDS[k])
+        elif h == 1:
+            if not (go_blocked or canastas < req):
+                out.extend(compress(_HELD_DISCARDS, _held(counts)))
+        elif not must_go:
+            out.extend(compress(_HELD_DISCARDS, _held(counts)))  # one per kind held
         return out
 
     def _go_out_candidates(self, counts: Sequence[int]) -> list[GoOut]:
@@ -1439,6 +1446,38 @@ def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Add]:
     return block
 
 
+_ADDS_TO: dict[tuple[int, int, int, int, int, int, bool], list[Add]] = {}
+_NEW_MELDS: dict[tuple[int, int, int, int, bool], list[Meld]] = {}
+#: The discards in the order they are listed, and the counts of a hand in that order.
+_HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)
+_held = itemgetter(*HELD_KINDS)
+
+
+def _adds_to(r: int, cr: int, mn: int, mw: int, tw: int, jk: int, pagat: bool) -> list[Add]:
+    """Every addition to a meld of ``r`` (``mn`` naturals, ``mw`` wild cards) from a hand of
+    ``cr`` naturals of ``r``, ``tw`` twos and ``jk`` jokers, in the meld-phase loop's order."""
+    key = (r, cr, mn, mw, tw, jk, pagat)
+    got = _ADDS_TO.get(key)
+    if got is None:
+        got = _ADDS_TO[key] = []
+        for n in range(cr, -1, -1):
+            room = (3 if pagat else min(3, mn + n)) - mw
+            got.extend(_add_block(r, n, max(0, min(tw + jk, room)), tw, jk))
+    return got
+
+
+def _new_melds_of(r: int, cr: int, tw: int, jk: int, pagat: bool) -> list[Meld]:
+    """Every new meld of ``r`` from ``cr`` naturals, ``tw`` twos and ``jk`` jokers, in the
+    meld-phase loop's order."""
+    key = (r, cr, tw, jk, pagat)
+    got = _NEW_MELDS.get(key)
+    if got is None:
+        got = _NEW_MELDS[key] = []
+        for n in range(cr, 1, -1):
+            got.extend(_meld_block(r, n, min(tw + jk, 3 if pagat or n > 3 else n), tw, jk))
+    return got
+
+
 def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
     """New melds of ``n`` naturals of ``r`` and enough wild cards (cached, in loop order)."""
     key = (r, n, top_w, tw, jk)
@@ -1459,6 +1498,22 @@ def _asks(partners: tuple[int, ...]) -> tuple[Ask, ...]:
     if a is None:
         a = _ASKS[partners] = tuple(Ask(p) for p in partners)
     return a
+
+
+_STAGES_OF: dict[tuple[int, int, int, int, bool], list[Stage]] = {}
+
+
+def _stages_of(r: int, ar: int, tw: int, jk: int, pagat: bool) -> list[Stage]:
+    """Every stage of a new meld of ``r`` from ``ar`` naturals, ``tw`` twos and ``jk`` jokers
+    (CC-6.1, CC-6.2), in the order :meth:`ClassicCanastaState._stage_actions` lists them."""
+    key = (r, ar, tw, jk, pagat)
+    got = _STAGES_OF.get(key)
+    if got is None:
+        got = _STAGES_OF[key] = [
+            interned_stage(r, n, t, j) for n in range(ar, 1, -1)
+            for t, j in wild_splits(max(0, 3 - n), min(3 if pagat else min(3, n), tw + jk), tw,
+                                    jk)]
+    return got
 
 
 def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:
