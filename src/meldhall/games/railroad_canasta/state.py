@@ -387,8 +387,11 @@ class RailroadCanastaState(CanastaState):
                 "RR-6.7", "you have already staged an unfinished meld of "
                 f"{'wild cards' if r == JOKER else format_kind(r) + 's'}: one unfinished meld "
                 "per category (withdraw it to change it)")
-        self._need_all(avail, [n if k == r else spec.twos if k == TWO else
-                               spec.jokers if k == JOKER else 0 for k in range(14)], "RR-6.1")
+        need = [0] * 14
+        need[r] += n  # a wild meld (rank JK) has no naturals: its jokers are counted below
+        need[TWO] += spec.twos
+        need[JOKER] += spec.jokers
+        self._need_all(avail, need, "RR-6.1")
 
     def _forced_meldings(self) -> list[tuple[MeldSpec, ...]]:
         """RR-12.4 for a player who has not melded: the sevens meldings that commit."""
