@@ -223,9 +223,13 @@ def log_entries(node: LogNode | None) -> list[LogEntry]:
 
 class CanastaMeld:
     """One meld on the table: its rank (0 for a wild meld, 3 for black threes), counts, the
-    mask of its physical cards, whether it was laid down hidden, and who started it."""
+    mask of its physical cards, whether it was laid down hidden, and who started it.
 
-    __slots__ = ("creator", "hidden", "jokers", "mask", "naturals", "rank", "twos")
+    ``size`` (cards in the meld) and ``wilds`` (its wild cards) are kept with the counts,
+    which never change after construction."""
+
+    __slots__ = ("creator", "hidden", "jokers", "mask", "naturals", "rank", "size", "twos",
+                 "wilds")
 
     def __init__(self, rank: int, mask: int, naturals: int, twos: int, jokers: int,
                  hidden: bool, creator: int):
@@ -236,16 +240,8 @@ class CanastaMeld:
         self.jokers = jokers
         self.hidden = hidden
         self.creator = creator
-
-    @property
-    def size(self) -> int:
-        """Cards in the meld."""
-        return self.naturals + self.twos + self.jokers
-
-    @property
-    def wilds(self) -> int:
-        """Wild cards in the meld."""
-        return self.twos + self.jokers
+        self.wilds: int = twos + jokers
+        self.size: int = naturals + twos + jokers
 
     def plus(self, mask: int, n: int, t: int, j: int) -> CanastaMeld:
         """A new meld with cards added."""
@@ -301,6 +297,20 @@ _SINGLE_MELDS: dict[tuple[int, int, int, int], Meld] = {}
 _PARTNERS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 #: A side's 14 meld slots (by rank; slot 0 is Railroad's wild meld) before it melds.
 NO_MELDS: tuple[CanastaMeld | None, ...] = (None,) * 14
+
+
+_TAKES: dict[tuple[int, int, int, int], Take] = {}
+_ONTO_MELD: dict[tuple[int, int, bool, bool], list[Take]] = {}
+
+
+def interned_take(r: int, n: int, t: int, j: int) -> Take:
+    """A shared :class:`Take` without further melds (legal-action lists reuse the same
+    objects)."""
+    key = (r, n, t, j)
+    a = _TAKES.get(key)
+    if a is None:
+        a = _TAKES[key] = _UPCARD_TAKES[r] if not (n or t or j) else Take(r, n, t, j)
+    return a
 
 
 def interned_add(r: int, n: int, t: int, j: int) -> Add:
@@ -1229,15 +1239,20 @@ class CanastaState(State):
     @staticmethod
     def _takes_onto_meld(r: int, counts: Sequence[int], with_wild: bool) -> list[Take]:
         """Candidate takes onto an existing meld of the upcard's rank: the upcard alone, with a
-        natural pair, or (``with_wild``) with a natural and a wild card."""
-        cands = [Take(r)]
-        if counts[r] >= 2:
-            cands.append(Take(r, 2))
-        if counts[r] >= 1 and with_wild:
-            if counts[TWO]:
-                cands.append(Take(r, 1, 1, 0))
-            if counts[JOKER]:
-                cands.append(Take(r, 1, 0, 1))
+        natural pair, or (``with_wild``) with a natural and a wild card (shared objects, in a
+        list kept by what it depends on: callers do not change it)."""
+        cr = counts[r]
+        key = (r, 2 if cr >= 2 else cr, with_wild and bool(counts[TWO]),
+               with_wild and bool(counts[JOKER]))
+        cands = _ONTO_MELD.get(key)
+        if cands is None:
+            cands = _ONTO_MELD[key] = [_UPCARD_TAKES[r]]
+            if cr >= 2:
+                cands.append(interned_take(r, 2, 0, 0))
+            if cr >= 1 and key[2]:
+                cands.append(interned_take(r, 1, 1, 0))
+            if cr >= 1 and key[3]:
+                cands.append(interned_take(r, 1, 0, 1))
         return cands
 
     def _forced_take(self) -> bool:

@@ -32,6 +32,7 @@ from meldhall.games.canasta.actions import (
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, MELD_DONE, STAGE_LIMIT,
     NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
+    interned_take,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
 from meldhall.games.canasta.melds import MeldState, can_go_out, enum_new_melds, meld_ok
@@ -553,25 +554,11 @@ class ClassicCanastaState(CanastaState):
 
     def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (CC-8.5, CC-8.6), filtered by :meth:`_plan_take`."""
-        side = self._side()
-        tw, jk = counts[TWO], counts[JOKER]
-        if self.melds[side][r] is not None:
-            cands = self._takes_onto_meld(r, counts, True)
-        else:
-            cands = []
-            ratio = self.options.wild_ratio
-            for n in range(counts[r], 0, -1):
-                cap = 3 if ratio == "pagat" else min(3, n + 1)
-                for w in range(cap + 1):
-                    if n + w < 2 or (n < 2 and w < 1):
-                        continue
-                    for t in range(min(w, tw), -1, -1):
-                        j = w - t
-                        if j > jk:
-                            continue
-                        # a side that has not melded stages further melds (CC-6.9)
-                        cands.append(Take(r, n, t, j))
-        return cands
+        if self.melds[self.side_of[self.turn]][r] is not None:
+            return self._takes_onto_meld(r, counts, True)
+        # a side that has not melded stages further melds (CC-6.9)
+        return _new_meld_takes(r, counts[r], counts[TWO], counts[JOKER],
+                               self.options.wild_ratio == "pagat")
 
     def _take_forced(self) -> bool:
         """CC-11.3(a): with the stock empty, a legal take onto the side's meld is forced."""
@@ -1036,21 +1023,6 @@ class ClassicCanastaState(CanastaState):
         must_go = perm is True
         b3max = self._b3_max()
 
-        def ok(left: int, ca: int, r: int, n: int, t: int, j: int,
-               meld_after: MeldState) -> bool:
-            """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r."""
-            if left <= 1 and (go_blocked or ca < req):
-                return False
-            if must_go and left >= 1:
-                counts_after = list(counts)
-                counts_after[r] -= n
-                counts_after[TWO] -= t
-                counts_after[JOKER] -= j
-                melds_after = dict(base_melds)
-                melds_after[r] = meld_after
-                return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
-            return True
-
         asks: tuple[Ask, ...] = ()
         if not self.b3_done:
             partners = self.partners(self.turn)
@@ -1095,8 +1067,10 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check and not ok(left, ca, r, n, t, j,
-                                                    (mn + n, m.twos + t, m.jokers + j)):
+                                if check and not _meld_ok(
+                                        left, ca, go_blocked, req, must_go, counts, base_melds,
+                                        r, n, t, j, (mn + n, m.twos + t, m.jokers + j), ratio,
+                                        b3max):
                                     continue
                                 out.append(interned_add(r, n, t, j))
                 for r in NATURAL_RANKS:
@@ -1121,7 +1095,9 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check and not ok(left, ca, r, n, t, j, (n, t, j)):
+                                if check and not _meld_ok(
+                                        left, ca, go_blocked, req, must_go, counts, base_melds,
+                                        r, n, t, j, (n, t, j), ratio, b3max):
                                     continue
                                 out.append(interned_meld(r, n, t, j))
                 for b in range(3, min(counts[3], b3max) + 1):
@@ -1446,6 +1422,24 @@ def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Add]:
     return block
 
 
+def _meld_ok(left: int, ca: int, go_blocked: bool, req: int, must_go: bool,
+             counts: Sequence[int], base_melds: dict[int, MeldState], r: int, n: int, t: int,
+             j: int, meld_after: MeldState, ratio: str, b3max: int) -> bool:
+    """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r that
+    leaves ``left`` cards and the side ``ca`` canastas (the meld phase's test)."""
+    if left <= 1 and (go_blocked or ca < req):
+        return False
+    if must_go and left >= 1:
+        counts_after = list(counts)
+        counts_after[r] -= n
+        counts_after[TWO] -= t
+        counts_after[JOKER] -= j
+        melds_after = dict(base_melds)
+        melds_after[r] = meld_after
+        return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
+    return True
+
+
 _ADDS_TO: dict[tuple[int, int, int, int, int, int, bool], list[Add]] = {}
 _NEW_MELDS: dict[tuple[int, int, int, int, bool], list[Meld]] = {}
 #: The discards in the order they are listed, and the counts of a hand in that order.
@@ -1487,6 +1481,30 @@ def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
             interned_meld(r, n, t, w - t) for w in range(3 - n if n < 3 else 0, top_w + 1)
             for t in range(min(tw, w), -1, -1) if w - t <= jk]
     return block
+
+
+_NEW_MELD_TAKES: dict[tuple[int, int, int, int, bool], list[Take]] = {}
+
+
+def _new_meld_takes(r: int, cr: int, tw: int, jk: int, pagat: bool) -> list[Take]:
+    """Candidate takes that meld the upcard of rank ``r`` anew with cards from a hand of ``cr``
+    naturals of it, ``tw`` twos and ``jk`` jokers (CC-8.5, CC-8.6), shared objects in a fixed
+    order (a list kept by its key: callers do not change it)."""
+    key = (r, cr, tw, jk, pagat)
+    got = _NEW_MELD_TAKES.get(key)
+    if got is None:
+        got = _NEW_MELD_TAKES[key] = []
+        for n in range(cr, 0, -1):
+            cap = 3 if pagat else min(3, n + 1)
+            for w in range(cap + 1):
+                if n + w < 2 or (n < 2 and w < 1):
+                    continue
+                for t in range(min(w, tw), -1, -1):
+                    j = w - t
+                    if j > jk:
+                        continue
+                    got.append(interned_take(r, n, t, j))
+    return got
 
 
 _ASKS: dict[tuple[int, ...], tuple[Ask, ...]] = {}
