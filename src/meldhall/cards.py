@@ -377,7 +377,10 @@ class Pack:
 
         Equal to ``[(mask & rank_mask[r]).bit_count() for r in range(14)]``, by adding the
         masks' 13-bit suit rows spread one bit a byte (a few operations per suit row instead
-        of one per rank)."""
+        of one per rank, for one or two decks; with more, one mask per rank is cheaper)."""
+        if self.decks > 2:
+            rm = self.rank_mask
+            return [(mask & rm[r]).bit_count() for r in range(14)]
         sp = _SPREAD
         acc = 0
         for shift in self._shifts:

@@ -59,6 +59,7 @@ HandScore = tuple[tuple[SideResult, ...], tuple[int, ...]]
 Closed = tuple[str, CanastaMeld]
 
 _Make = Callable[[int, int, int, int], Add | Meld]
+_ADDS_TO: dict[tuple[object, ...], list[Add | Meld]] = {}
 _BLOCKS: dict[tuple[_Make, int, int, int, int, int, int], list[Add | Meld]] = {}
 
 
@@ -675,6 +676,66 @@ class RailroadCanastaState(CanastaState):
             raise IllegalActionError(problem[0], problem[1] + " (counting the pile's cards)")
         return used
 
+    def _take_ok(self, a: Take) -> bool:
+        """:meth:`_plan_take` as a test for a take without further melds whose hand keeps two
+        cards and one that is not a seven (RR-5.7, RR-5.8 then hold); any other take by the
+        check itself.  tests/test_fast_path.py checks that both agree."""
+        if a.extra or not self.pile:
+            return super()._take_ok(a)
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO, BLACK3) or a.rank != r:
+            return False  # RR-8.2, RR-8.4
+        opts = self.options
+        seat = self.turn
+        counts = self._counts()
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        if n > counts[r] or tw > counts[TWO] or jk > counts[JOKER]:
+            return False  # RR-8.4
+        open_m = self.melds[seat][r]
+        frozen = self.pile_frozen
+        if open_m is not None:
+            size = open_m.size
+            if n == 0 and w == 0:
+                if frozen:
+                    return False  # RR-8.5
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1 and opts.take_with_natural_and_wild:
+                if frozen or w > self._wild_room(r, open_m.naturals + 2, open_m.wilds,
+                                                 size + 2):
+                    return False  # RR-8.7, RR-6.2
+            else:
+                return False  # RR-8.4
+            if size + n + w + 1 > 7:
+                return False  # RR-8.4
+        else:
+            if n == 0 and w == 0:
+                return False  # RR-8.5
+            if n < 2 and (not (opts.take_with_natural_and_wild and n == 1 and w >= 1)
+                          or frozen):
+                return False  # RR-8.4, RR-8.7
+            size = n + 1 + w
+            if size > 7 or (r == SEVEN and w) or w > opts.wild_limit(n + 1):
+                return False  # RR-6.1, RR-6.3, RR-6.2
+        if not self.has_melded(seat) and (n + 1) * V[r] + tw * V[TWO] + jk * V[JOKER] \
+                < self.minimum_for(seat):
+            return False  # RR-7.3
+        # the hand after the pile has joined it (RR-8.6)
+        red = self.pack.red_threes
+        rank_of = self.pack.rank_of
+        left = sum(counts) - n - w
+        nonseven = left - counts[SEVEN] + (n if r == SEVEN else 0)
+        for c in self.pile[:-1]:
+            if not (red >> c) & 1:
+                left += 1
+                if rank_of[c] != SEVEN:
+                    nonseven += 1
+        if left >= 2 and nonseven > 0:
+            return True
+        return super()._take_ok(a)
+
     def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
         :meth:`_plan_take`."""
@@ -883,9 +944,9 @@ class RailroadCanastaState(CanastaState):
         seat = self.turn
         counts = self._counts()
         tw, jk = counts[TWO], counts[JOKER]
-        h = sum(counts)
+        h = self.hands[seat].bit_count()  # sum(counts): a hand never holds a red three
         nonseven = h - counts[SEVEN]
-        fast = not (self._sevens_forced() or self.b3_done)
+        fast = not (self.b3_done or (nonseven == 0 and self._sevens_forced()))
         out: list[Action] = []
         slow: list[Action] = []
         melded = self.has_melded(seat)
@@ -900,12 +961,22 @@ class RailroadCanastaState(CanastaState):
             if melded:
                 my = self.melds[seat]
                 limit = self.options.wild_limit
+                wl = self.options.max_wild_in_natural_meld
                 for r in _CATEGORIES:
                     m = my[r]
                     if m is None:
                         continue
                     space = 7 - m.size
                     n_max = 0 if r == JOKER else min(counts[r], space)
+                    if fast:
+                        # the largest addition leaves the fewest cards, and the fewest that are
+                        # not sevens: when even it leaves enough, every addition is accepted
+                        room = self._wild_room(r, m.naturals + n_max, m.wilds, m.size + n_max)
+                        top = min(room, space - n_max, tw + jk)
+                        if h - n_max - top >= 2 and \
+                                nonseven - (0 if r == SEVEN else n_max) - top > 0:
+                            out.extend(self._adds_to(r, n_max, m, tw, jk, wl))
+                            continue
                     for n in range(n_max, -1, -1):
                         room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
                         top = min(room, space - n, tw + jk)
@@ -954,6 +1025,22 @@ class RailroadCanastaState(CanastaState):
                     slow.append(d)
         out.extend(self._filter_legal(slow))
         return out
+
+    def _adds_to(self, r: int, n_max: int, m: CanastaMeld, tw: int, jk: int,
+                 wl: object) -> list[Add | Meld]:
+        """Every addition to the open meld ``m`` of category ``r`` from ``n_max`` naturals,
+        ``tw`` twos and ``jk`` jokers, in the meld-phase loop's order (``wl``: the wild-limit
+        option, part of the key; kept by the counts that make them)."""
+        key = (r, n_max, m.naturals, m.wilds, m.size, tw, jk, wl)
+        got = _ADDS_TO.get(key)
+        if got is None:
+            got = _ADDS_TO[key] = []
+            space = 7 - m.size
+            for n in range(n_max, -1, -1):
+                room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
+                got.extend(_block(interned_add, r, n, 0 if n else 1, min(room, space - n, tw + jk),
+                                  tw, jk))
+        return got
 
     def _locked_now(self) -> bool:
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
