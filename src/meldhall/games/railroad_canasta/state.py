@@ -20,6 +20,8 @@ Phases (``state.phase``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar, NoReturn
 
 from meldhall.cards import JOKER
@@ -60,6 +62,52 @@ Closed = tuple[str, CanastaMeld]
 
 _Make = Callable[[int, int, int, int], Add | Meld]
 _ADDS_TO: dict[tuple[object, ...], list[Add | Meld]] = {}
+_NEW_MELDS: dict[tuple[object, ...], list[Add | Meld]] = {}
+#: The discards in the order they are listed, and the counts of a hand in that order.
+_HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)
+_held = itemgetter(*HELD_KINDS)
+
+
+_STAGES_OF: dict[tuple[object, ...], list[Stage]] = {}
+
+
+def _stages_of(r: int, n_max: int, unfinished: bool, tw: int, jk: int,
+               limit: Callable[[int], int], wl: object) -> list[Stage]:
+    """Every stage of a new meld of category ``r`` (``JOKER``: the wild meld) from ``n_max``
+    naturals, ``tw`` twos and ``jk`` jokers, with an unfinished staged meld of it or not
+    (RR-6.7), in the order :meth:`RailroadCanastaState._stage_actions` lists them (``limit``:
+    the wild limit, ``wl`` its option, part of the key)."""
+    key = (r, n_max, unfinished, tw, jk, wl)
+    got = _STAGES_OF.get(key)
+    if got is None:
+        if r == JOKER:
+            got = [interned_stage(JOKER, 0, t, j)
+                   for t, j in wild_splits(7 if unfinished else 3, min(7, tw + jk), tw, jk)]
+        else:
+            got = []
+            for n in range(n_max, 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                lo = max(0, 3 - n, 7 - n if unfinished else 0)
+                got.extend(interned_stage(r, n, t, j) for t, j in wild_splits(lo, max_w, tw, jk))
+        _STAGES_OF[key] = got
+    return got
+
+
+def _new_melds(r: int, n_max: int, has_open: bool, tw: int, jk: int,
+               limit: Callable[[int], int], wl: object) -> list[Add | Meld]:
+    """Every new meld of the natural rank ``r`` from ``n_max`` naturals (at most seven),
+    ``tw`` twos and ``jk`` jokers, beside an open meld of ``r`` or not (a seven-card canasta
+    only, RR-6.7), in the meld-phase loop's order (``limit``: the wild limit, ``wl`` its
+    option, part of the key)."""
+    key = (r, n_max, has_open, tw, jk, wl)
+    got = _NEW_MELDS.get(key)
+    if got is None:
+        got = _NEW_MELDS[key] = []
+        for n in range(n_max, 1, -1):
+            max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+            got.extend(_block(interned_meld, r, n, max(0, 3 - n, 7 - n if has_open else 0),
+                              min(max_w, tw + jk), tw, jk))
+    return got
 _BLOCKS: dict[tuple[_Make, int, int, int, int, int, int], list[Add | Meld]] = {}
 
 
@@ -418,23 +466,15 @@ class RailroadCanastaState(CanastaState):
             return []
         if phase == MELD and self._sevens_forced():
             return self._forced_stages()
-        unfinished = self._unfinished_staged()
+        unfinished = self._unfinished_staged() if self.staged else ()
         tw, jk = avail[TWO], avail[JOKER]
-        limit = self.options.wild_limit
+        opts = self.options
         out: list[Stage] = []
         for r in _CATEGORIES:
-            if r == JOKER:
-                lo = 7 if JOKER in unfinished else 3
-                for t, j in wild_splits(lo, min(7, tw + jk), tw, jk):
-                    out.append(interned_stage(JOKER, 0, t, j))
+            if r != JOKER and avail[r] < 2:
                 continue
-            if avail[r] < 2:
-                continue
-            for n in range(min(avail[r], 7), 1, -1):
-                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
-                lo = max(0, 3 - n, 7 - n if r in unfinished else 0)
-                for t, j in wild_splits(lo, max_w, tw, jk):
-                    out.append(interned_stage(r, n, t, j))
+            out.extend(_stages_of(r, min(avail[r], 7) if r else 0, r in unfinished, tw, jk,
+                                  opts.wild_limit, opts.max_wild_in_natural_meld))
         if phase == MELD and avail[BLACK3] >= 3 and not any(sp.rank == BLACK3
                                                              for sp in self.staged):
             for b in range(3, avail[BLACK3] + 1):
@@ -991,11 +1031,24 @@ class RailroadCanastaState(CanastaState):
                 for r in _CATEGORIES:
                     has_open = my[r] is not None
                     if r == JOKER:
+                        top = min(7, tw + jk)
+                        if fast and h - top >= 2 and nonseven - top > 0:
+                            out.extend(_block(interned_meld, JOKER, 0, 7 if has_open else 3, top,
+                                              tw, jk))
+                            continue
                         for t, j in wild_splits(7 if has_open else 3, min(7, tw + jk), tw, jk):
                             offer(interned_meld(JOKER, 0, t, j), t + j, 0)
                         continue
-                    if counts[r] < 2:
+                    cr = counts[r]
+                    if cr < 2:
                         continue
+                    if fast:
+                        # as for the additions: the largest new meld leaves the fewest cards
+                        n = min(cr, 7)
+                        top = min(0 if r == SEVEN else min(limit(n), 7 - n), tw + jk)
+                        if h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) - top > 0:
+                            out.extend(_new_melds(r, n, has_open, tw, jk, limit, wl))
+                            continue
                     for n in range(min(counts[r], 7), 1, -1):
                         max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
                         lo = max(0, 3 - n, 7 - n if has_open else 0)
@@ -1014,16 +1067,19 @@ class RailroadCanastaState(CanastaState):
                 # a player who has not melded stages melds one at a time (RR-6.11)
                 out.extend(self._stage_actions(self._avail(), MELD))
                 out.extend(self._staging_tail())
-        for k in HELD_KINDS:
-            if self.staged:
-                break  # RR-6.11: commit or withdraw the staged melds before discarding
-            if counts[k]:
-                d = DISCARDS[k]
-                if fast and h >= 2 and (k != SEVEN or not self._locked_now()):
-                    out.append(d)
-                else:
-                    slow.append(d)
-        out.extend(self._filter_legal(slow))
+        if self.staged:
+            pass  # RR-6.11: commit or withdraw the staged melds before discarding
+        elif fast and h >= 2:
+            held = _held(counts)
+            if counts[SEVEN] and self._locked_now():
+                out.extend(d for d, c in zip(_HELD_DISCARDS, held) if c and d.kind != SEVEN)
+                slow.append(DISCARDS[SEVEN])  # RR-9.6, the check decides
+            else:
+                out.extend(compress(_HELD_DISCARDS, held))
+        else:
+            slow.extend(d for d, c in zip(_HELD_DISCARDS, _held(counts)) if c)
+        if slow:
+            out.extend(self._filter_legal(slow))
         return out
 
     def _adds_to(self, r: int, n_max: int, m: CanastaMeld, tw: int, jk: int,
