@@ -38,6 +38,8 @@ __all__ = [
     "Pack",
     "choose_copies",
     "copy_key",
+    "copy_key_from",
+    "hand_key",
     "parse_card",
     "parse_rank",
     "parse_cards",
@@ -211,7 +213,12 @@ def _mix(x: int) -> int:
 def copy_key(*parts: int) -> int:
     """A 64-bit key mixed from whole numbers of any size and sign (a seed, a hand's bitmask, a
     count…), for :func:`choose_copies`.  Deterministic on every platform (no ``hash()``)."""
-    h = 0
+    return copy_key_from(0, *parts)
+
+
+def copy_key_from(h: int, *parts: int) -> int:
+    """:func:`copy_key` of earlier parts and ``parts``, from ``h``, the :func:`copy_key` of the
+    earlier parts (``copy_key(a, b, c) == copy_key_from(copy_key(a, b), c)``)."""
     for p in parts:
         if p < 0:
             p = (~p << 1) | 1  # fold the sign in, so the loop below ends
@@ -225,6 +232,19 @@ def copy_key(*parts: int) -> int:
             if not p:
                 break
     return h
+
+
+_HAND_KEYS: dict[tuple[int, int], int] = {}
+
+
+def hand_key(seed: int, hand_no: int) -> int:
+    """``copy_key(seed, hand_no)``, kept: the first parts of every copy choice of a hand."""
+    k = _HAND_KEYS.get((seed, hand_no))
+    if k is None:
+        if len(_HAND_KEYS) >= 4096:
+            _HAND_KEYS.clear()
+        k = _HAND_KEYS[(seed, hand_no)] = copy_key(seed, hand_no)
+    return k
 
 
 def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:

@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
-from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key
+from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key_from, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 from meldhall.games.canasta.action_ids import CanastaActionSpace
@@ -593,8 +593,8 @@ class CanastaState(State):
         known = self.known[self.turn]
         rest = pool & ~avoid
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key(self.seed, self.hand_no, hand.bit_count(), kind, len(self.stock),
-                       len(self.pile))
+        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                            len(self.stock), len(self.pile))
         return choose_copies((rest & known, rest & ~known, pool & avoid), count, key,
                              52 * self.pack.decks)
 
@@ -1573,27 +1573,30 @@ class CanastaState(State):
         whether the last stock card drawn was a red three."""
         pack = self.pack
         red = pack.red_threes
-        stock = list(self.stock)
+        stock = self.stock
+        top = len(stock)  # the cards above index ``top`` have been drawn
         hand = self.hands[seat]
         r3 = self.red3[seat]
         got = 0
         placed: list[str] = []
         last_red = False
-        while got < want and stock:
-            c = stock.pop()
+        while got < want and top:
+            top -= 1
+            c = stock[top]
             if (red >> c) & 1:
                 r3 |= 1 << c
-                placed.append(str(pack.cards[c]))
-                if not stock:
+                placed.append(pack.names[c])
+                if not top:
                     last_red = True
                 if not replace:
                     got += 1
                 continue
             hand |= 1 << c
             got += 1
-        self.stock = tuple(stock)
+        self.stock = stock[:top]
         self.hands = set_item(self.hands, seat, hand)
-        self.red3 = set_item(self.red3, seat, r3)
+        if r3 != self.red3[seat]:
+            self.red3 = set_item(self.red3, seat, r3)
         return placed, last_red
 
     def _pile_rest_into_hand(self, seat: int) -> tuple[int, list[str]]:
