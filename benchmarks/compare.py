@@ -2,7 +2,7 @@
 
 Usage::
 
-    uv run python benchmarks/compare.py REV [--pairs 5] [--hands 50] [--games G[:PLAYERS] ...]
+    uv run python benchmarks/compare.py REV [--pairs 5] [--hands N] [--games G[:PLAYERS] ...]
 
 ``REV`` is any commit name git understands (``1ac8f79``, ``main~3``).  The script checks
 ``REV`` out as a detached worktree under ``.bench-worktrees/`` (git-ignored; reused on the next
@@ -34,6 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "engine_speed.py"
 WORKTREES = ROOT / ".bench-worktrees"
 DEFAULT_GAMES = ("classic-canasta:4", "railroad-canasta:4", "shanghai-rummy:4")
+#: Hands per run and definition of each game unless ``--hands`` is given: about a second or
+#: two of play each, so that the caches an engine fills as it plays are warm for most of it.
+DEFAULT_HANDS = {"classic-canasta": 200, "railroad-canasta": 30, "shanghai-rummy": 50}
 
 
 def _git(*args: str, cwd: Path = ROOT) -> str:
@@ -125,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", help="the earlier commit (side A)")
     parser.add_argument("--pairs", type=int, default=5, help="A/B pairs per game (default 5)")
-    parser.add_argument("--hands", type=int, default=50,
-                        help="hands per run and definition (default 50)")
+    parser.add_argument("--hands", type=int, default=None,
+                        help="hands per run and definition (default: "
+                        + ", ".join(f"{g} {n}" for g, n in DEFAULT_HANDS.items()) + ")")
     parser.add_argument("--seed", type=int, default=1, help="benchmark seed (default 1)")
     parser.add_argument("--games", nargs="+", default=list(DEFAULT_GAMES),
                         metavar="GAME[:PLAYERS]",
@@ -135,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="make the worktree of REV again")
     parser.add_argument("--json", metavar="FILE", help="also write every run to FILE")
     args = parser.parse_args(argv)
-    if args.pairs < 1 or args.hands < 1:
+    if args.pairs < 1 or (args.hands is not None and args.hands < 1):
         parser.error("--pairs and --hands must be at least 1")
     games: list[tuple[str, int | None]] = []
     for g in args.games:
@@ -144,22 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     sha, old_tree = prepare_worktree(args.rev, args.fresh_worktree)
     py_a, py_b = _python_of(old_tree), _python_of(ROOT)
     runs: dict[str, tuple[list[dict], list[dict]]] = {g: ([], []) for g, _ in games}
+    hands = {g: args.hands or DEFAULT_HANDS.get(g, 50) for g, _ in games}
     for i in range(args.pairs):
         for game, players in games:
-            a = run_once(py_a, old_tree, game, players, args.hands, args.seed)
-            b = run_once(py_b, ROOT, game, players, args.hands, args.seed)
+            a = run_once(py_a, old_tree, game, players, hands[game], args.seed)
+            b = run_once(py_b, ROOT, game, players, hands[game], args.seed)
             runs[game][0].append(a)
             runs[game][1].append(b)
             print(f"pair {i + 1}/{args.pairs} {game}: hands/s A {a['hands_per_s']} "
                   f"B {b['hands_per_s']}", file=sys.stderr, flush=True)
-    print(f"benchmarks/compare.py {args.rev}: benchmarks/engine_speed.py --hands {args.hands} "
-          f"--seed {args.seed}, A then B, {args.pairs} pairs")
+    print(f"benchmarks/compare.py {args.rev}: benchmarks/engine_speed.py --seed {args.seed}, "
+          f"A then B, {args.pairs} pairs")
     for game, _ in games:
         print()
+        print(f"{game}: --hands {hands[game]}")
         print(report(args.rev, sha, game, *runs[game]))
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {"rev": args.rev, "sha": sha, "hands": args.hands, "seed": args.seed,
+            {"rev": args.rev, "sha": sha, "hands": hands, "seed": args.seed,
              "runs": {g: {"A": a, "B": b} for g, (a, b) in runs.items()}}, indent=1))
     return 0
 
