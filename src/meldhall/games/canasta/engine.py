@@ -1267,6 +1267,27 @@ class CanastaState(State):
         return self._take_ok(_UPCARD_TAKES[r])
 
     def _legal(self) -> list[Action]:
+        if self.staged:
+            return self._legal_now()
+        # nothing staged: the list is the one of the state before the staging and withdrawals
+        # that led back here, if it knew it (it does not depend on them, only on whether
+        # another stage is allowed; the phase is the same), so it is kept over staging
+        ph = self._phase
+        more = self.stages < STAGE_LIMIT
+        c = self._cache
+        if c is not None:
+            got: tuple[str, bool, list[Action]] | None = c.get("unstaged")
+            if got is not None and got[0] == ph and got[1] == more:
+                return got[2]
+        out = self._legal_now()
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["unstaged"] = (ph, more, out)
+        return out
+
+    def _legal_now(self) -> list[Action]:
+        """The legal actions of the seat to act (:meth:`_legal`, computed now)."""
         ph = self._phase
         out: list[Action]
         if ph == "draw" and self.staged:
@@ -1339,7 +1360,7 @@ class CanastaState(State):
     #: Facts of a state (keys of its ``_cache``) about the hand of the seat in turn and its
     #: side's melds, which staging and withdrawing do not change (CC-6.9: the staged cards stay
     #: in the hand), so the next state keeps them.
-    _KEPT_OVER_STAGING: ClassVar[tuple[str, ...]] = ("counts", "ask")
+    _KEPT_OVER_STAGING: ClassVar[tuple[str, ...]] = ("counts", "ask", "unstaged")
 
     def _keep_facts(self, before: CanastaState) -> None:
         """Take over the facts of ``before`` that a stage or withdrawal leaves true."""

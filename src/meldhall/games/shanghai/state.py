@@ -1086,6 +1086,26 @@ class ShanghaiState(State):
         return [stage_action(m) for m in action.melds] + [CONTRACT_DONE]
 
     def _meld_actions(self) -> list[Action]:
+        if self.staged or (self.made >> self.turn) & 1:
+            return self._meld_actions_now()
+        # nothing staged: the list is the one of the state before the staging and withdrawals
+        # that led back here, if it knew it (it depends on them only through whether another
+        # stage is allowed), so it is kept over staging (_apply_checked)
+        more = self.stages < STAGE_LIMIT
+        c = self._cache
+        if c is not None:
+            got: tuple[bool, list[Action]] | None = c.get("unstaged")
+            if got is not None and got[0] == more:
+                return got[1]
+        out = self._meld_actions_now()
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["unstaged"] = (more, out)
+        return out
+
+    def _meld_actions_now(self) -> list[Action]:
+        """The legal actions of the meld phase (:meth:`_meld_actions`, computed now)."""
         opts = self.options
         seat = self.turn
         counts = self._counts()
