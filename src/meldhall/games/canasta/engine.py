@@ -1149,17 +1149,19 @@ class CanastaState(State):
             rest[TWO] -= up.twos
             rest[JOKER] -= up.jokers
             need = self.minimum_for(self.turn) - _count_of(up, r)
-            for extra in self._extras_largest_first(rest, r, need):
+            # only whether one commits matters here: the melds in any order
+            for extra in self._extras_largest_first(rest, r, need, canonical=False):
                 if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
                     got.append(spec)
                     break
         return got
 
     @abc.abstractmethod
-    def _extras_largest_first(self, rest: list[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: list[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Candidate further melds for a take, largest count first, skipping sets whose best
-        completion cannot reach ``need`` (supplied by each game)."""
+        completion cannot reach ``need`` (supplied by each game); each set in notation order
+        unless not ``canonical`` (for a search that only asks whether one exists)."""
 
     def _plan_draw(self, action: Action, t: type[Action]) -> Plan:
         """Draw phase: draw, take the pile, or (stock empty) decline it."""

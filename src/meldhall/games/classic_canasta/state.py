@@ -359,8 +359,8 @@ class ClassicCanastaState(CanastaState):
     def _staged_discard_action(self, action: Discard) -> GoOut:
         return GoOut(canonical_specs(self.staged), action.kind)
 
-    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (CC-7.4), largest first; sets whose best completion
         cannot reach ``need`` points are skipped."""
         ranks = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -389,7 +389,7 @@ class ClassicCanastaState(CanastaState):
             yield from rec(i + 1, tl, jl, got)
 
         for specs in rec(0, rest[TWO], rest[JOKER], 0):
-            yield canonical_specs(specs)
+            yield canonical_specs(specs) if canonical else specs
 
     # ------------------------------------------------------------------ legality
     def _turn_rule_key(self) -> str:

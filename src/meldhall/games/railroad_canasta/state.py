@@ -540,8 +540,8 @@ class RailroadCanastaState(CanastaState):
             "RR-6.11", "you have staged melds: commit them ('meld done') or withdraw them "
             "('withdraw all') before discarding")
 
-    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (RR-7.3), largest first, one per category; sets whose
         best completion cannot reach ``need`` points are skipped."""
         cats = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -574,7 +574,7 @@ class RailroadCanastaState(CanastaState):
             yield from rec(i + 1, tl, jl, got)
 
         for specs in rec(0, rest[TWO], rest[JOKER], 0):
-            yield canonical_specs(specs)
+            yield canonical_specs(specs) if canonical else specs
 
     # ------------------------------------------------------------------ legality
     def _plan_phase(self, action: Action, t: type[Action], ph: str) -> list[int] | None:
