@@ -38,6 +38,8 @@ __all__ = [
     "Pack",
     "choose_copies",
     "copy_key",
+    "copy_key_from",
+    "hand_key",
     "parse_card",
     "parse_rank",
     "parse_cards",
@@ -211,16 +213,38 @@ def _mix(x: int) -> int:
 def copy_key(*parts: int) -> int:
     """A 64-bit key mixed from whole numbers of any size and sign (a seed, a hand's bitmask, a
     count…), for :func:`choose_copies`.  Deterministic on every platform (no ``hash()``)."""
-    h = 0
+    return copy_key_from(0, *parts)
+
+
+def copy_key_from(h: int, *parts: int) -> int:
+    """:func:`copy_key` of earlier parts and ``parts``, from ``h``, the :func:`copy_key` of the
+    earlier parts (``copy_key(a, b, c) == copy_key_from(copy_key(a, b), c)``)."""
     for p in parts:
         if p < 0:
             p = (~p << 1) | 1  # fold the sign in, so the loop below ends
         while True:
-            h = _mix(h ^ (p & _M64))
+            # _mix(h ^ (p & _M64)), written out: this runs for every copy the engine chooses
+            x = ((h ^ (p & _M64)) + 0x9E3779B97F4A7C15) & _M64
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+            h = x ^ (x >> 31)
             p >>= 64
             if not p:
                 break
     return h
+
+
+_HAND_KEYS: dict[tuple[int, int], int] = {}
+
+
+def hand_key(seed: int, hand_no: int) -> int:
+    """``copy_key(seed, hand_no)``, kept: the first parts of every copy choice of a hand."""
+    k = _HAND_KEYS.get((seed, hand_no))
+    if k is None:
+        if len(_HAND_KEYS) >= 4096:
+            _HAND_KEYS.clear()
+        k = _HAND_KEYS[(seed, hand_no)] = copy_key(seed, hand_no)
+    return k
 
 
 def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
@@ -254,8 +278,14 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
             count -= n
             continue
         # by name first: the i-th card of this list has the same name whichever copies the
-        # hand holds (ids are deck * 52 + name; jokers all look alike)
-        ids = sorted(iter_ids(tier), key=lambda c: c % 52 if c < n52 else 52)
+        # hand holds (ids are deck * 52 + name; jokers all look alike); a stable sort of the
+        # ids in increasing order, so copies of one name stay in deck order
+        ids = list(iter_ids(tier))
+        if ids[-1] < n52:
+            ids.sort(key=_MOD52)  # standard cards only: the name is the id modulo 52
+        elif ids[0] < n52:
+            ids.sort(key=lambda c: c % 52 if c < n52 else 52)
+        # (jokers only: all of one name, already in order)
         for i in range(count):
             x = _mix(x)
             j = i + x % (n - i)
@@ -263,6 +293,22 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
             chosen |= 1 << ids[i]
         count = 0
     return chosen
+
+
+#: ``c % 52`` as a key function in C (the name of a standard card id).
+_MOD52 = (52).__rmod__
+
+
+def _spread_table() -> tuple[int, ...]:
+    """For each 13-bit mask, the integer whose byte ``i`` is bit ``i`` of the mask."""
+    t = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        t[m] = t[m ^ low] | 1 << (8 * (low.bit_length() - 1))
+    return tuple(t)
+
+
+_SPREAD = _spread_table()
 
 
 class Pack:
@@ -273,6 +319,7 @@ class Pack:
 
     Attributes:
         cards: tuple of :class:`Card`, indexed by card id.
+        names: tuple of their short notation (``str(card)``: ``7H``, ``JK``), by card id.
         size: number of cards (e.g. 108 for two decks and four jokers, CC-2.1).
         rank_mask: tuple of 14 bitmasks; ``rank_mask[r]`` holds every card of rank ``r``.
         full_mask: bitmask of all cards.
@@ -280,8 +327,9 @@ class Pack:
         red_threes: bitmask of the red threes (the canasta games' bonus cards).
     """
 
-    __slots__ = ("decks", "jokers", "cards", "size", "rank_mask", "full_mask", "rank_of",
-                 "suit_of", "red_mask", "black_mask", "red_threes", "_index")
+    __slots__ = ("decks", "jokers", "cards", "names", "size", "rank_mask", "full_mask",
+                 "rank_of", "suit_of", "red_mask", "black_mask", "red_threes", "_index",
+                 "_shifts")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -296,6 +344,7 @@ class Pack:
         for j in range(jokers):
             cards.append(Card(JOKER, None, j))
         self.cards = tuple(cards)
+        self.names = tuple(str(c) for c in cards)
         self.size = len(cards)
         self.rank_of = tuple(c.rank for c in cards)
         self.suit_of = tuple(c.suit for c in cards)
@@ -314,6 +363,8 @@ class Pack:
         self.red_threes = red & masks[3]
         self.full_mask = (1 << self.size) - 1
         self._index = {c: i for i, c in enumerate(cards)}
+        # where each deck's suits start in a mask, for the counts below
+        self._shifts = tuple(range(0, 52 * decks, 13))
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -340,6 +391,35 @@ class Pack:
         for c in cards:
             m |= 1 << self.id_of(c)
         return m
+
+    def rank_counts(self, mask: int) -> list[int]:
+        """Cards of each rank in a bitmask: 14 counts, index = rank number (0 = jokers).
+
+        Equal to ``[(mask & rank_mask[r]).bit_count() for r in range(14)]``, by adding the
+        masks' 13-bit suit rows spread one bit a byte (a few operations per suit row instead
+        of one per rank, for one or two decks; with more, one mask per rank is cheaper)."""
+        if self.decks > 2:
+            rm = self.rank_mask
+            return [(mask & rm[r]).bit_count() for r in range(14)]
+        sp = _SPREAD
+        acc = 0
+        for shift in self._shifts:
+            acc += sp[(mask >> shift) & 8191]
+        jokers = (mask >> (52 * self.decks)).bit_count()
+        return list((acc << 8 | jokers).to_bytes(14, "little"))
+
+    def kind_counts(self, mask: int) -> bytes:
+        """Cards of each kind (rank and suit) in a bitmask: 53 counts as ``bytes`` (an
+        immutable, hashable sequence of small ints), index ``suit * 13 + rank - 1`` for the
+        standard cards, 52 for the jokers.
+
+        Equal to counting ``card_id % 52`` (``52`` for a joker) over the ids in the mask."""
+        sp = _SPREAD
+        acc = 0
+        for shift in self._shifts:
+            acc += sp[(mask >> shift) & 8191] << (8 * (shift % 52))
+        jokers = (mask >> (52 * self.decks)).bit_count()
+        return (acc | jokers << 416).to_bytes(53, "little")
 
     def cards_of(self, mask: int) -> list[Card]:
         """The cards in a bitmask, in id order."""

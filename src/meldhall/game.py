@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, Self
 
 from meldhall.errors import IllegalActionError
@@ -250,12 +252,13 @@ class State(abc.ABC):
         if seat is not None and seat not in self.to_act:
             return []
         c = self._cache
-        if c is None:
-            c = self._cache = {}  # type: ignore[misc]  # a slot of every game's State class
-        la = c.get("legal")
+        la = c.get("legal") if c is not None else None
         if la is None:
-            la = c["legal"] = self._legal()
-            c["legal_ids"] = {id(a) for a in la}
+            la = self._legal()
+            c = self._cache  # the generator may have started the cache
+            if c is None:
+                c = self._cache = {}  # type: ignore[misc]  # a slot of every game's State class
+            c["legal"] = la
         return list(la)
 
     def check(self, action: Action, seat: int | None = None) -> None:
@@ -287,11 +290,13 @@ class State(abc.ABC):
     def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state (this one is unchanged)."""
         c = self._cache
-        if c is not None and (seat is None or seat in self.to_act):
-            ids = c.get("legal_ids")
-            if ids is not None and id(action) in ids:
-                # the very object listed by legal_actions(): already checked
-                return self.apply_unchecked(action)
+        if c is not None:
+            la = c.get("legal")
+            # the very object listed by legal_actions() (an identity scan in C: listed actions
+            # are shared values, and an equal action built elsewhere is checked)
+            if la is not None and any(map(is_, la, repeat(action))) \
+                    and (seat is None or seat in self.to_act):
+                return self._apply_checked(action, None)  # already checked
         plan = self._plan(action, seat)
         return self._apply_checked(action, plan)
 

@@ -44,3 +44,11 @@ def test_rr7_3_staged_take_refused_at_the_commit_with_the_count():
     assert "30" in err.reason
     s = play(s, "stage A A A", "take")
     assert s.has_melded(0) and s.public_log()[-1][1] == "take 9 9, A A A"
+
+
+def test_rr6_11_a_staged_wild_meld_needs_the_jokers_in_hand():
+    """RR-6.11, RR-6.1: a staged wild meld is checked against the wild cards in hand, jokers
+    as well as twos (a hand of three twos and no joker cannot stage JK JK JK)."""
+    s = build(hands={0: "2 2 2 K K 9 8", 1: "4 4"}, phase="meld", kitties={0: 11, 1: 11})
+    assert_illegal(s, "stage JK JK JK", "RR-6.1")
+    assert "stage 2 2 2" in legal_texts(s) and "stage JK JK JK" not in legal_texts(s)

@@ -13,9 +13,11 @@ import abc
 import enum
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
-from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key
+from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key_from, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 from meldhall.games.canasta.action_ids import CanastaActionSpace
@@ -113,6 +115,9 @@ class NewGame(Protocol[_S_co, _O_contra]):
 #: One entry of a game's log: ``(seat, action in notation, note)``; seat ``-1`` and an empty
 #: action for events that are not actions (the upcard turned at the deal).
 LogEntry: TypeAlias = tuple[int, str, str]
+#: What an action's log entry is given: its notation, or the action itself, which a
+#: :class:`LogNode` writes out only when the entry is read.
+LogText: TypeAlias = "str | Action"
 
 #: What the legality check hands to the apply (:meth:`CanastaState._plan`): the cards by kind
 #: that the action moves out of the hand (a list of 14 counts, index = rank number), a staged
@@ -163,12 +168,22 @@ class LogNode:
     copying and printing flatten it, so a log of any length is safe to ship to a worker.
     """
 
-    __slots__ = ("prev", "entry", "length")
+    __slots__ = ("prev", "_entry", "length")
 
-    def __init__(self, prev: LogNode | None, entry: LogEntry):
+    def __init__(self, prev: LogNode | None, entry: tuple[int, LogText, str]):
         self.prev = prev
-        self.entry = entry
+        self._entry = entry
         self.length: int = 1 + (prev.length if prev is not None else 0)
+
+    @property
+    def entry(self) -> LogEntry:
+        """The entry ``(seat, action in notation, note)``: an action kept as itself is written
+        out on the first read (most entries of a simulated game are never read)."""
+        seat, text, note = self._entry
+        if type(text) is str:
+            return (seat, text, note)
+        e = self._entry = (seat, str(text), note)
+        return e
 
     def entries(self) -> list[LogEntry]:
         """Every entry, oldest first."""
@@ -208,9 +223,13 @@ def log_entries(node: LogNode | None) -> list[LogEntry]:
 
 class CanastaMeld:
     """One meld on the table: its rank (0 for a wild meld, 3 for black threes), counts, the
-    mask of its physical cards, whether it was laid down hidden, and who started it."""
+    mask of its physical cards, whether it was laid down hidden, and who started it.
 
-    __slots__ = ("creator", "hidden", "jokers", "mask", "naturals", "rank", "twos")
+    ``size`` (cards in the meld) and ``wilds`` (its wild cards) are kept with the counts,
+    which never change after construction."""
+
+    __slots__ = ("creator", "hidden", "jokers", "mask", "naturals", "rank", "size", "twos",
+                 "wilds")
 
     def __init__(self, rank: int, mask: int, naturals: int, twos: int, jokers: int,
                  hidden: bool, creator: int):
@@ -221,16 +240,8 @@ class CanastaMeld:
         self.jokers = jokers
         self.hidden = hidden
         self.creator = creator
-
-    @property
-    def size(self) -> int:
-        """Cards in the meld."""
-        return self.naturals + self.twos + self.jokers
-
-    @property
-    def wilds(self) -> int:
-        """Wild cards in the meld."""
-        return self.twos + self.jokers
+        self.wilds: int = twos + jokers
+        self.size: int = naturals + twos + jokers
 
     def plus(self, mask: int, n: int, t: int, j: int) -> CanastaMeld:
         """A new meld with cards added."""
@@ -254,6 +265,8 @@ def _bad_counts(*values: object) -> bool:
 
 
 _DRAW, _PASS, _DEAL = Draw(), Pass(), Deal()
+#: One shared ``take`` (the upcard alone, or the commit of a staged take) per rank.
+_UPCARD_TAKES = tuple(Take(r) for r in range(14))
 WITHDRAW, WITHDRAW_ALL, MELD_DONE = Withdraw(False), Withdraw(True), MeldDone()
 _STAGES: dict[tuple[int, int, int, int, bool], Stage] = {}
 
@@ -284,6 +297,20 @@ _SINGLE_MELDS: dict[tuple[int, int, int, int], Meld] = {}
 _PARTNERS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 #: A side's 14 meld slots (by rank; slot 0 is Railroad's wild meld) before it melds.
 NO_MELDS: tuple[CanastaMeld | None, ...] = (None,) * 14
+
+
+_TAKES: dict[tuple[int, int, int, int], Take] = {}
+_ONTO_MELD: dict[tuple[int, int, bool, bool], list[Take]] = {}
+
+
+def interned_take(r: int, n: int, t: int, j: int) -> Take:
+    """A shared :class:`Take` without further melds (legal-action lists reuse the same
+    objects)."""
+    key = (r, n, t, j)
+    a = _TAKES.get(key)
+    if a is None:
+        a = _TAKES[key] = _UPCARD_TAKES[r] if not (n or t or j) else Take(r, n, t, j)
+    return a
 
 
 def interned_add(r: int, n: int, t: int, j: int) -> Add:
@@ -505,9 +532,7 @@ class CanastaState(State):
 
     def hand_counts(self, seat: int) -> list[int]:
         """Cards in ``seat``'s hand by kind (index = rank number, 0 = joker)."""
-        h = self.hands[seat]
-        rm = self.pack.rank_mask
-        return [(h & rm[k]).bit_count() for k in range(14)]
+        return self.pack.rank_counts(self.hands[seat])
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The physical cards in ``seat``'s hand (list of Card)."""
@@ -522,7 +547,7 @@ class CanastaState(State):
         actions (cards placed at the deal, the upcard) have an empty action."""
         return log_entries(self.log)
 
-    def _log(self, seat: int, text: str, note: str = "") -> None:
+    def _log(self, seat: int, text: LogText, note: str = "") -> None:
         self.log = LogNode(self.log, (seat, text, note))
 
     def _side(self) -> int:
@@ -539,7 +564,15 @@ class CanastaState(State):
         return v
 
     def _counts(self) -> list[int]:
-        return self._cached("counts", lambda: self.hand_counts(self.turn))
+        """Cards by kind in the hand of the seat in turn (kept for the state, and over
+        staging: :data:`_KEPT_OVER_STAGING`)."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        v: list[int] | None = c.get("counts")
+        if v is None:
+            v = c["counts"] = self.pack.rank_counts(self.hands[self.turn])
+        return v
 
     def _pick(self, kind: int, count: int, hand: int, avoid: int = 0) -> int:
         """Choose ``count`` physical cards of ``kind`` from ``hand`` (a bitmask of card ids).
@@ -560,8 +593,8 @@ class CanastaState(State):
         known = self.known[self.turn]
         rest = pool & ~avoid
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key(self.seed, self.hand_no, hand.bit_count(), kind, len(self.stock),
-                       len(self.pile))
+        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                            len(self.stock), len(self.pile))
         return choose_copies((rest & known, rest & ~known, pool & avoid), count, key,
                              52 * self.pack.decks)
 
@@ -877,14 +910,46 @@ class CanastaState(State):
         """Every legal stage of a new meld (not the upcard's) from ``avail`` (supplied by each
         game)."""
 
+    def _staged_take_ok(self) -> bool:
+        """Whether ``take`` is legal in the draw phase with melds staged: it commits the take
+        the staged melds make (:meth:`_plan_with_staged`)."""
+        if not self.staged_up or self._phase != "draw":
+            return False
+        return self._take_ok(self._staged_take_action())
+
     def _staging_tail(self) -> list[Action]:
         """Withdrawals and ``meld done`` where they are legal, for the meld phase."""
         if not self.staged:
             return []
         out: list[Action] = [WITHDRAW, WITHDRAW_ALL]
-        if self.is_legal(MELD_DONE):
+        if self._meld_done_ok():
             out.append(MELD_DONE)
         return out
+
+    # -- the fast path of legal_actions --------------------------------------------------------
+    # Cheap tests that say what the one legality check (:meth:`_plan`) would say of a candidate,
+    # without building its refusal; each game may replace the defaults below, which run the
+    # check itself.  tests/test_fast_path.py checks that they agree on every candidate.
+
+    def _meld_done_ok(self) -> bool:
+        """Whether ``meld done`` is legal now (the meld phase, melds staged)."""
+        return self.is_legal(MELD_DONE)
+
+    def _take_ok(self, a: Take) -> bool:
+        """Whether :meth:`_plan_take` accepts the take ``a`` (the draw phase, nothing staged)."""
+        try:
+            self._plan_take(a)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
+        """Whether :meth:`_check_stage` accepts ``spec`` as the upcard's meld from ``counts``."""
+        try:
+            self._check_stage(spec, True, counts)
+        except IllegalActionError:
+            return False
+        return True
 
     @abc.abstractmethod
     def _plan_staged_discard(self, action: Discard) -> Plan:
@@ -956,6 +1021,13 @@ class CanastaState(State):
     def apply(self, action: Action, seat: int | None = None) -> Self:
         """Check the action, then return the next state; a one-action melding is applied as
         its staged sequence and commit (CC-6.9)."""
+        c = self._cache
+        if c is not None:
+            la = c.get("legal")
+            # the very object listed by legal_actions() (State.apply): already checked
+            if la is not None and any(map(is_, la, repeat(action))) \
+                    and (seat is None or seat in self.to_act):
+                return self._apply_checked(action, None)
         seq = self._expand(action)
         if seq is None:
             return super().apply(action, seat)
@@ -1016,7 +1088,7 @@ class CanastaState(State):
             cands = [up] + [Take(r, up.naturals, up.twos, up.jokers, extra)
                             for extra in first_melds(sub, counts[TWO] - up.twos,
                                                      counts[JOKER] - up.jokers, r)]
-            out.extend(self._filter_legal(cands, self._plan_take))
+            out.extend(a for a in cands if self._take_ok(a))
         return out
 
     # ------------------------------------------------------------------ action ids
@@ -1083,29 +1155,26 @@ class CanastaState(State):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
             spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
-            try:
-                self._check_stage(spec, True, counts)
-            except IllegalActionError:
+            if not self._upcard_stage_ok(spec, counts):
                 continue
             rest = list(counts)
             rest[r] -= up.naturals
             rest[TWO] -= up.twos
             rest[JOKER] -= up.jokers
             need = self.minimum_for(self.turn) - _count_of(up, r)
-            for extra in self._extras_largest_first(rest, r, need):
-                try:
-                    self._plan_take(Take(r, up.naturals, up.twos, up.jokers, extra))
-                except IllegalActionError:
-                    continue
-                got.append(spec)
-                break
+            # only whether one commits matters here: the melds in any order
+            for extra in self._extras_largest_first(rest, r, need, canonical=False):
+                if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
+                    got.append(spec)
+                    break
         return got
 
     @abc.abstractmethod
-    def _extras_largest_first(self, rest: list[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: list[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Candidate further melds for a take, largest count first, skipping sets whose best
-        completion cannot reach ``need`` (supplied by each game)."""
+        completion cannot reach ``need`` (supplied by each game); each set in notation order
+        unless not ``canonical`` (for a search that only asks whether one exists)."""
 
     def _plan_draw(self, action: Action, t: type[Action]) -> Plan:
         """Draw phase: draw, take the pile, or (stock empty) decline it."""
@@ -1169,8 +1238,7 @@ class CanastaState(State):
                 if r not in (JOKER, TWO, 3):
                     cands = self._take_candidates(r, self._counts())
                     if not self._unmelded():
-                        takes: list[Take] = self._filter_legal(cands, self._plan_take)
-                        out.extend(takes)
+                        out.extend(a for a in cands if self._take_ok(a))
                     elif self.stages < STAGE_LIMIT:
                         # CC-6.9: a player whose melds are staged stages the upcard's meld,
                         # offered when some take with it can commit
@@ -1186,15 +1254,20 @@ class CanastaState(State):
     @staticmethod
     def _takes_onto_meld(r: int, counts: Sequence[int], with_wild: bool) -> list[Take]:
         """Candidate takes onto an existing meld of the upcard's rank: the upcard alone, with a
-        natural pair, or (``with_wild``) with a natural and a wild card."""
-        cands = [Take(r)]
-        if counts[r] >= 2:
-            cands.append(Take(r, 2))
-        if counts[r] >= 1 and with_wild:
-            if counts[TWO]:
-                cands.append(Take(r, 1, 1, 0))
-            if counts[JOKER]:
-                cands.append(Take(r, 1, 0, 1))
+        natural pair, or (``with_wild``) with a natural and a wild card (shared objects, in a
+        list kept by what it depends on: callers do not change it)."""
+        cr = counts[r]
+        key = (r, 2 if cr >= 2 else cr, with_wild and bool(counts[TWO]),
+               with_wild and bool(counts[JOKER]))
+        cands = _ONTO_MELD.get(key)
+        if cands is None:
+            cands = _ONTO_MELD[key] = [_UPCARD_TAKES[r]]
+            if cr >= 2:
+                cands.append(interned_take(r, 2, 0, 0))
+            if cr >= 1 and key[2]:
+                cands.append(interned_take(r, 1, 1, 0))
+            if cr >= 1 and key[3]:
+                cands.append(interned_take(r, 1, 0, 1))
         return cands
 
     def _forced_take(self) -> bool:
@@ -1206,22 +1279,38 @@ class CanastaState(State):
         side = self._side()
         if r in (JOKER, TWO, 3) or self._frozen_for(side) or self.melds[side][r] is None:
             return False
-        try:
-            self._plan_take(Take(r))
-        except IllegalActionError:
-            return False
-        return True
+        return self._take_ok(_UPCARD_TAKES[r])
 
     def _legal(self) -> list[Action]:
+        if self.staged:
+            return self._legal_now()
+        # nothing staged: the list is the one of the state before the staging and withdrawals
+        # that led back here, if it knew it (it does not depend on them, only on whether
+        # another stage is allowed; the phase is the same), so it is kept over staging
+        ph = self._phase
+        more = self.stages < STAGE_LIMIT
+        c = self._cache
+        if c is not None:
+            got: tuple[str, bool, list[Action]] | None = c.get("unstaged")
+            if got is not None and got[0] == ph and got[1] == more:
+                return got[2]
+        out = self._legal_now()
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["unstaged"] = (ph, more, out)
+        return out
+
+    def _legal_now(self) -> list[Action]:
+        """The legal actions of the seat to act (:meth:`_legal`, computed now)."""
         ph = self._phase
         out: list[Action]
         if ph == "draw" and self.staged:
             # the take being staged (CC-6.9): further melds, withdrawals, the take itself
             out = list(self._stage_actions(self._avail(), ph))
             out += [WITHDRAW, WITHDRAW_ALL]
-            commit = Take(self.staged[0].rank)
-            if self.is_legal(commit):
-                out.append(commit)
+            if self._staged_take_ok():
+                out.append(_UPCARD_TAKES[self.staged[0].rank])
             return out
         if ph == "draw":
             out = []
@@ -1246,16 +1335,23 @@ class CanastaState(State):
         rest in :meth:`_apply_action`."""
         s = self._copy()
         t = type(action)
-        seat = self.to_act[0] if self.to_act else -1
         if type(action) is Stage:
             s.staged = self.staged + (action.spec,)
             s.staged_up = self.staged_up or action.upcard
             s.stages = self.stages + 1
+            s._keep_facts(self)
             return s
         if type(action) is Withdraw:
             s.staged = () if action.all else self.staged[:-1]
             s.staged_up = self.staged_up and bool(s.staged)
+            s._keep_facts(self)
             return s
+        ph = self._phase
+        if ph in self.TURN_PHASES:
+            seat = self.turn
+        else:
+            ta = self.to_act
+            seat = ta[0] if ta else -1
         if self.staged and (type(action) is MeldDone or type(action) is Take
                             or type(action) is Discard):
             if type(plan) is tuple and plan and plan[0] == "commit":
@@ -1266,22 +1362,35 @@ class CanastaState(State):
             t = type(action)
             s.staged = ()
             s.staged_up = False
-        text = str(action)
         if t is Deal:
-            s._log(seat, text)
+            s._log(seat, action)
             s.hand_no += 1
             s.dealer = (s.dealer + 1) % s.players
             s._start_hand()
             return s
-        s._apply_action(action, t, seat, text, plan, self._phase)
+        # the action stands for its notation in the log, written out when read
+        s._apply_action(action, t, seat, action, plan, ph)
         return s
 
+    #: Facts of a state (keys of its ``_cache``) about the hand of the seat in turn and its
+    #: side's melds, which staging and withdrawing do not change (CC-6.9: the staged cards stay
+    #: in the hand), so the next state keeps them.
+    _KEPT_OVER_STAGING: ClassVar[tuple[str, ...]] = ("counts", "ask", "unstaged")
+
+    def _keep_facts(self, before: CanastaState) -> None:
+        """Take over the facts of ``before`` that a stage or withdrawal leaves true."""
+        c = before._cache
+        if c:
+            kept = {k: c[k] for k in self._KEPT_OVER_STAGING if k in c}
+            if kept:
+                self._cache = kept
+
     @abc.abstractmethod
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str, plan: Plan,
-                      phase: str) -> None:
-        """Apply a checked action (of type ``t``, by ``seat``, ``text`` its notation, ``plan``
-        what :meth:`_plan` returned or ``None``) made in ``phase`` to this copy (supplied by
-        each game)."""
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
+                      plan: Plan, phase: str) -> None:
+        """Apply a checked action (of type ``t``, by ``seat``, ``text`` what its log entry
+        writes: its notation or the action itself, ``plan`` what :meth:`_plan` returned or
+        ``None``) made in ``phase`` to this copy (supplied by each game)."""
 
     @abc.abstractmethod
     def _start_hand(self) -> None:  # pragma: no cover - abstract
@@ -1389,6 +1498,9 @@ class CanastaState(State):
 
     def apply_unchecked(self, action: Action) -> Self:
         """Apply an action known to be legal (from :meth:`legal_actions`), for search."""
+        t = type(action)
+        if t is not Take and t is not Meld and t is not GoOut:
+            return self._apply_checked(action, None)  # never shorthand, needs no plan
         seq = self._expand(action)
         if seq is not None:
             s = self
@@ -1497,27 +1609,30 @@ class CanastaState(State):
         whether the last stock card drawn was a red three."""
         pack = self.pack
         red = pack.red_threes
-        stock = list(self.stock)
+        stock = self.stock
+        top = len(stock)  # the cards above index ``top`` have been drawn
         hand = self.hands[seat]
         r3 = self.red3[seat]
         got = 0
         placed: list[str] = []
         last_red = False
-        while got < want and stock:
-            c = stock.pop()
+        while got < want and top:
+            top -= 1
+            c = stock[top]
             if (red >> c) & 1:
                 r3 |= 1 << c
-                placed.append(str(pack.cards[c]))
-                if not stock:
+                placed.append(pack.names[c])
+                if not top:
                     last_red = True
                 if not replace:
                     got += 1
                 continue
             hand |= 1 << c
             got += 1
-        self.stock = tuple(stock)
+        self.stock = stock[:top]
         self.hands = set_item(self.hands, seat, hand)
-        self.red3 = set_item(self.red3, seat, r3)
+        if r3 != self.red3[seat]:
+            self.red3 = set_item(self.red3, seat, r3)
         return placed, last_red
 
     def _pile_rest_into_hand(self, seat: int) -> tuple[int, list[str]]:

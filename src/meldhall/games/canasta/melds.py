@@ -91,6 +91,29 @@ def _greedy(sizes: list[int], rooms: list[int], budget: int, canasta_size: int) 
     return canastas
 
 
+def _canasta_bound(counts: Sequence[int], melds: dict[int, MeldState], ratio: str,
+                   canasta_size: int) -> int:
+    """An upper bound on the canastas the side could hold after melding from ``counts``: every
+    natural of a rank it has melded, or holds two of, in its meld, and every wild card spent
+    on the melds closest to a canasta.  :func:`_placement` never finds more (it melds no more
+    cards, and a discard only takes cards away), so a bound under ``required`` answers
+    :func:`can_go_out` at once."""
+    sizes: list[int] = []
+    rooms: list[int] = []
+    for r in NATURAL_RANKS:
+        c = counts[r]
+        m = melds.get(r)
+        if m is not None:
+            n, w = m[0] + c, m[1] + m[2]
+        elif c >= 2:
+            n, w = c, 0
+        else:
+            continue
+        sizes.append(n + w)
+        rooms.append(wild_room(n, w, ratio))
+    return _greedy(sizes, rooms, counts[0] + counts[2], canasta_size)
+
+
 def _placement(
     counts: Sequence[int],
     melds: dict[int, MeldState],
@@ -198,6 +221,8 @@ def can_go_out(
     b3 = counts[3]
     if singletons + (1 if b3 in (1, 2) else 0) > 1 or b3 == 2:
         return False  # more than one card that can only be discarded
+    if required > 0 and _canasta_bound(counts, melds, ratio, canasta_size) < required:
+        return False  # not even every card of the hand would make the canastas
     if _placement(counts, melds, ratio, black_three_max, canasta_size, required, False):
         return True
     rest = list(counts)

@@ -17,6 +17,8 @@ Phases (``state.phase``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from meldhall.cards import JOKER
@@ -28,8 +30,9 @@ from meldhall.games.canasta.actions import (
     with_article,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
+    DISCARDS, HELD_KINDS, MELD_DONE, STAGE_LIMIT,
+    NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
+    interned_take,
     interned_stage, kind_name, plural, set_item, wild_splits,
 )
 from meldhall.games.canasta.melds import MeldState, can_go_out, enum_new_melds, meld_ok
@@ -292,12 +295,9 @@ class ClassicCanastaState(CanastaState):
         pagat = self.options.wild_ratio == "pagat"
         out: list[Stage] = []
         for r in NATURAL_RANKS:
-            if r in taken or avail[r] < 2:
+            if avail[r] < 2 or r in taken:
                 continue
-            for n in range(avail[r], 1, -1):
-                cap = 3 if pagat else min(3, n)
-                for t, j in wild_splits(max(0, 3 - n), min(cap, tw + jk), tw, jk):
-                    out.append(interned_stage(r, n, t, j))
+            out.extend(_stages_of(r, avail[r], tw, jk, pagat))
         if phase == MELD and 3 not in taken:
             for b in range(3, min(avail[3], self._b3_max()) + 1):
                 out.append(interned_stage(3, b, 0, 0))
@@ -359,8 +359,8 @@ class ClassicCanastaState(CanastaState):
     def _staged_discard_action(self, action: Discard) -> GoOut:
         return GoOut(canonical_specs(self.staged), action.kind)
 
-    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (CC-7.4), largest first; sets whose best completion
         cannot reach ``need`` points are skipped."""
         ranks = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -389,7 +389,7 @@ class ClassicCanastaState(CanastaState):
             yield from rec(i + 1, tl, jl, got)
 
         for specs in rec(0, rest[TWO], rest[JOKER], 0):
-            yield canonical_specs(specs)
+            yield canonical_specs(specs) if canonical else specs
 
     # ------------------------------------------------------------------ legality
     def _turn_rule_key(self) -> str:
@@ -554,25 +554,11 @@ class ClassicCanastaState(CanastaState):
 
     def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (CC-8.5, CC-8.6), filtered by :meth:`_plan_take`."""
-        side = self._side()
-        tw, jk = counts[TWO], counts[JOKER]
-        if self.melds[side][r] is not None:
-            cands = self._takes_onto_meld(r, counts, True)
-        else:
-            cands = []
-            ratio = self.options.wild_ratio
-            for n in range(counts[r], 0, -1):
-                cap = 3 if ratio == "pagat" else min(3, n + 1)
-                for w in range(cap + 1):
-                    if n + w < 2 or (n < 2 and w < 1):
-                        continue
-                    for t in range(min(w, tw), -1, -1):
-                        j = w - t
-                        if j > jk:
-                            continue
-                        # a side that has not melded stages further melds (CC-6.9)
-                        cands.append(Take(r, n, t, j))
-        return cands
+        if self.melds[self.side_of[self.turn]][r] is not None:
+            return self._takes_onto_meld(r, counts, True)
+        # a side that has not melded stages further melds (CC-6.9)
+        return _new_meld_takes(r, counts[r], counts[TWO], counts[JOKER],
+                               self.options.wild_ratio == "pagat")
 
     def _take_forced(self) -> bool:
         """CC-11.3(a): with the stock empty, a legal take onto the side's meld is forced."""
@@ -795,6 +781,214 @@ class ClassicCanastaState(CanastaState):
                     "CC-10.5", f"you cannot go out this turn (your side's melds would not reach "
                     f"the minimum count of {minimum}, CC-7.6), so you may not ask")
 
+    # -- the fast path of legal_actions (tests/test_fast_path.py checks each against _plan) --
+    def _top_takeable(self) -> int:
+        """The upcard's rank if the pile may be taken at all (:meth:`_top_rank`), else -1."""
+        if not self.pile:
+            return -1
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        return -1 if r in (JOKER, TWO, 3) else r
+
+    def _specs_ok(self, specs: Sequence[MeldSpec], exclude_rank: int | None = None) -> bool:
+        """:meth:`_check_specs` as a test."""
+        if not specs:
+            return True
+        ratio = self.options.wild_ratio
+        mine = self.melds[self.side_of[self.turn]]
+        seen = 0
+        for sp in specs:
+            r = sp.rank
+            bit = 1 << r
+            if seen & bit:
+                return False  # CC-6.4, one meld per rank
+            seen |= bit
+        for sp in specs:
+            r = sp.rank
+            if r == 3 or r == JOKER or r not in NATURAL_RANKS:
+                return False  # CC-9.5, CC-6.2, CC-6.3
+            if r == exclude_rank or mine[r] is not None:
+                return False  # CC-6.4
+            n, w = sp.naturals, sp.twos + sp.jokers
+            if n + w < 3 or not meld_ok(n, w, ratio):
+                return False  # CC-6.1, CC-6.2
+        return True
+
+    def _go_out_allowed(self, canastas_after: int) -> bool:
+        """:meth:`_may_go_out_now` as a test (CC-10.1, CC-10.5)."""
+        if canastas_after < self.options.required_canastas:
+            return False
+        perm = self.permission
+        if perm is False:
+            return False
+        return not (self.options.partner_permission == "compulsory" and perm is not True
+                    and self.partners(self.turn))
+
+    def _take_ok(self, a: Take) -> bool:
+        """:meth:`_plan_take` as a test (CC-5.7, CC-6, CC-7.4, CC-8, CC-10.5)."""
+        opts = self.options
+        r = self._top_takeable()
+        if r < 0 or a.rank != r:
+            return False  # CC-8.1, CC-8.2, CC-8.5
+        seat = self.turn
+        side = self.side_of[seat]
+        counts = self._counts()
+        frozen = self._frozen_for(side)
+        melds = self.melds[side]
+        melded = melds != NO_MELDS
+        existing = melds[r]
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        extra = a.extra
+        if extra and melded:
+            return False  # CC-6.9
+        used_r, used_2, used_j = n, tw, jk
+        used_n = n + tw + jk
+        value = n * V[r] + tw * V[TWO] + jk * V[JOKER]
+        if extra:
+            used = [0] * 14
+            used[r] = n
+            used[TWO] = tw
+            used[JOKER] = jk
+            for sp in extra:
+                used[sp.rank] += sp.naturals
+                used[TWO] += sp.twos
+                used[JOKER] += sp.jokers
+                used_n += sp.naturals + sp.twos + sp.jokers
+                value += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+            for k in range(14):
+                if used[k] > counts[k]:
+                    return False  # CC-8.5, CC-7.4
+        elif used_r > counts[r] or used_2 > counts[TWO] or used_j > counts[JOKER]:
+            return False  # CC-8.5
+        if existing is not None:
+            if n == 0 and w == 0:
+                if frozen:
+                    return False  # CC-8.5
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1 and opts.unfrozen_take_with_wild:
+                if frozen:
+                    return False  # CC-8.5
+                if not meld_ok(existing.naturals + 2, existing.wilds + 1, opts.wild_ratio):
+                    return False  # CC-6.2
+            else:
+                return False  # CC-8.6
+            new_meld_cards = 0
+        else:
+            if n == 0 and w == 0:
+                return False  # CC-8.6
+            if frozen and n < 2:
+                return False  # CC-8.5
+            if n < 2 and (n < 1 or w < 1 or not opts.unfrozen_take_with_wild):
+                return False  # CC-8.6
+            if not meld_ok(n + 1, w, opts.wild_ratio):
+                return False  # CC-6.2
+            new_meld_cards = n + w + 1
+        if extra and not self._specs_ok(extra, exclude_rank=r):
+            return False
+        if not melded and value + V[r] < self.minimum_for(seat):
+            return False  # CC-7.4
+        h = sum(counts)
+        pile = self.pile
+        red = self.pack.red_threes
+        rest_red = 0
+        for c in pile[:-1]:
+            if (red >> c) & 1:
+                rest_red += 1
+        left = h - used_n + len(pile) - 1 - rest_red
+        if opts.single_card_pile_restriction and h == 1 and len(pile) == 1:
+            return False  # CC-8.8
+        if left > 1:
+            return True
+        canastas_after = self.canastas(side)
+        if existing is not None:
+            if existing.size < 7 <= existing.size + n + w + 1:
+                canastas_after += 1
+        elif new_meld_cards >= 7:
+            canastas_after += 1
+        canastas_after += sum(1 for sp in extra if sp.size >= 7)
+        if opts.partner_permission == "compulsory" and self.partners(seat):
+            return False  # CC-10.5
+        return self._go_out_allowed(canastas_after)  # CC-5.7
+
+    def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
+        """:meth:`_check_stage` of the upcard's meld as a test (CC-8.5, CC-8.6, CC-6.2)."""
+        r, n = spec.rank, spec.naturals
+        w = spec.twos + spec.jokers
+        top = self._top_takeable()
+        if top < 0 or r != top:
+            return False
+        if counts[r] < n or counts[TWO] < spec.twos or counts[JOKER] < spec.jokers:
+            return False
+        if n == 0 and w == 0:
+            return False
+        if n < 2:
+            if self._frozen_for(self.side_of[self.turn]):
+                return False
+            if n < 1 or w < 1 or not self.options.unfrozen_take_with_wild:
+                return False
+        return meld_ok(n + 1, w, self.options.wild_ratio)
+
+    def _meld_done_ok(self) -> bool:
+        """``meld done`` as a test: the staged melds as one first melding (CC-6.9, CC-7.1);
+        the rarer cases (a going out, black threes, a hand left with one card or none, after
+        the partner's "yes") by the check itself."""
+        staged = self.staged
+        if self._phase != MELD or not staged or self.b3_done or not self._unmelded():
+            return self.is_legal(MELD_DONE)
+        counts = self._counts()
+        used_n = 0
+        value = 0
+        for sp in staged:
+            if sp.rank == 3:
+                return self.is_legal(MELD_DONE)
+            used_n += sp.naturals + sp.twos + sp.jokers
+            value += sp.naturals * V[sp.rank] + sp.twos * V[TWO] + sp.jokers * V[JOKER]
+        left = sum(counts) - used_n
+        if left <= 1 or self.permission is True:
+            return self.is_legal(MELD_DONE)
+        # each staged meld was checked against CC-6.1–CC-6.4 and the hand when staged
+        # (_check_stage), and the hand has not changed since; the whole melding is checked here
+        if not self._specs_ok(staged):
+            return False
+        avail = self._avail()
+        if min(avail) < 0:
+            return False  # CC-6.5
+        return value >= self.minimum_for(self.turn)  # CC-7.1
+
+    def _ask_ok(self) -> bool:
+        """Whether "may I go out?" may be asked now (:meth:`_plan_ask` for any partner, in
+        the meld phase, not asked yet, nothing melded this turn), kept over staging."""
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        ok: bool | None = c.get("ask")
+        if ok is None:
+            ok = c["ask"] = self._can_ask()
+        return ok
+
+    def _can_ask(self) -> bool:
+        opts = self.options
+        if opts.partner_permission == "disabled":
+            return False
+        counts = self._counts()
+        if sum(counts) < 2:
+            return False
+        side = self.side_of[self.turn]
+        if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
+                          black_three_max=self._b3_max()):
+            return False
+        if not opts.concealed_exempt_from_minimum and not self.side_has_melded(side):
+            minimum = self.minimum_for(self.turn)
+            need = max(1, self._required())
+            return any(
+                sum(1 for s in g.melds if s.rank != 3 and s.size >= 7) >= need
+                and sum(s.naturals * V[s.rank] + s.twos * V[TWO] + s.jokers * V[JOKER]
+                        for s in g.melds if s.rank != 3) >= minimum
+                for g in self._go_out_candidates(counts))
+        return True
+
     # ------------------------------------------------------------------ legal actions
     def _legal_phase(self, ph: str) -> list[Action]:
         if ph == MELD:
@@ -829,26 +1023,12 @@ class ClassicCanastaState(CanastaState):
         must_go = perm is True
         b3max = self._b3_max()
 
-        def ok(left: int, ca: int, r: int, n: int, t: int, j: int,
-               meld_after: MeldState) -> bool:
-            """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r."""
-            if left <= 1 and (go_blocked or ca < req):
-                return False
-            if must_go and left >= 1:
-                counts_after = list(counts)
-                counts_after[r] -= n
-                counts_after[TWO] -= t
-                counts_after[JOKER] -= j
-                melds_after = dict(base_melds)
-                melds_after[r] = meld_after
-                return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
-            return True
-
+        asks: tuple[Ask, ...] = ()
         if not self.b3_done:
-            if self.partners(self.turn) and not self.asked and not self.melds_made \
-                    and not self.no_discard:
-                for p in self.partners(self.turn):
-                    slow.append(Ask(p))
+            partners = self.partners(self.turn)
+            if partners and not self.asked and not self.melds_made and not self.no_discard \
+                    and self._ask_ok():
+                asks = _asks(partners)  # CC-10.5
             my = self.melds[side]
             if melded:
                 base_melds = self.side_melds(side) if must_go else {}
@@ -859,7 +1039,15 @@ class ClassicCanastaState(CanastaState):
                     if m is None:
                         continue
                     mn, mw, msize = m.naturals, m.wilds, m.size
-                    for n in range(counts[r], -1, -1):
+                    cr = counts[r]
+                    if not must_go:
+                        # the largest addition leaves the fewest cards (the wild cards a meld
+                        # takes grow with its naturals): when it leaves two, all pass as they are
+                        room = (3 if pagat else min(3, mn + cr)) - mw
+                        if h - cr - max(0, min(wild_held, room)) >= 2:
+                            out.extend(_adds_to(r, cr, mn, mw, tw, jk, pagat))
+                            continue
+                    for n in range(cr, -1, -1):
                         room = (3 if pagat else min(3, mn + n)) - mw
                         # never negative: a meld already over the CC-6.2 wild limit (two melds
                         # combined by the cutthroat partnership, CC-14.1) still takes naturals
@@ -879,14 +1067,20 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check and not ok(left, ca, r, n, t, j,
-                                                    (mn + n, m.twos + t, m.jokers + j)):
+                                if check and not _meld_ok(
+                                        left, ca, go_blocked, req, must_go, counts, base_melds,
+                                        r, n, t, j, (mn + n, m.twos + t, m.jokers + j), ratio,
+                                        b3max):
                                     continue
                                 out.append(interned_add(r, n, t, j))
                 for r in NATURAL_RANKS:
-                    if my[r] is not None or counts[r] < 2:
+                    cr = counts[r]
+                    if my[r] is not None or cr < 2:
                         continue
-                    for n in range(counts[r], 1, -1):
+                    if not must_go and h - cr - min(wild_held, 3 if pagat or cr > 3 else cr) >= 2:
+                        out.extend(_new_melds_of(r, cr, tw, jk, pagat))  # as for the additions
+                        continue
+                    for n in range(cr, 1, -1):
                         cap = 3 if pagat or n > 3 else n
                         top_w = min(wild_held, cap)
                         if not must_go and h - n - top_w >= 2:
@@ -901,17 +1095,21 @@ class ClassicCanastaState(CanastaState):
                                 j = w - t
                                 if j > jk:
                                     continue
-                                if check and not ok(left, ca, r, n, t, j, (n, t, j)):
+                                if check and not _meld_ok(
+                                        left, ca, go_blocked, req, must_go, counts, base_melds,
+                                        r, n, t, j, (n, t, j), ratio, b3max):
                                     continue
                                 out.append(interned_meld(r, n, t, j))
                 for b in range(3, min(counts[3], b3max) + 1):
-                    slow.append(Meld((MeldSpec(3, b),)))
+                    slow.append(interned_meld(3, b, 0, 0))
             else:
                 # A side that has not melded stages its melds one at a time (CC-6.9): each
                 # stage is valid by construction; the commit carries the whole check.
                 out.extend(self._stage_actions(self._avail(), MELD))
                 out.extend(self._staging_tail())
-        out.extend(self._filter_legal(slow))
+        out.extend(asks)
+        if slow:
+            out.extend(self._filter_legal(slow))
         if self.staged:
             # CC-6.9 (c): the only discard is the one that goes out concealed
             avail = self._avail()
@@ -921,15 +1119,11 @@ class ClassicCanastaState(CanastaState):
                     out.append(d)
         elif self.no_discard:
             out.append(_PASS)
-        else:
-            for k in HELD_KINDS:
-                if counts[k]:
-                    if h == 1:
-                        if go_blocked or canastas < req:
-                            continue
-                    elif must_go:
-                        continue
-                    out.append(DISCARDS[k])
+        elif h == 1:
+            if not (go_blocked or canastas < req):
+                out.extend(compress(_HELD_DISCARDS, _held(counts)))
+        elif not must_go:
+            out.extend(compress(_HELD_DISCARDS, _held(counts)))  # one per kind held
         return out
 
     def _go_out_candidates(self, counts: Sequence[int]) -> list[GoOut]:
@@ -964,7 +1158,7 @@ class ClassicCanastaState(CanastaState):
         return out
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
                       plan: object, phase: str) -> None:
         # ``type(action)`` (which ``t`` is) so that the type checker narrows ``action``
         if type(action) is Answer:
@@ -994,7 +1188,7 @@ class ClassicCanastaState(CanastaState):
         else:
             raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
-    def _do_draw(self, text: str) -> None:
+    def _do_draw(self, text: LogText) -> None:
         """CC-5.3, CC-5.4, CC-11.2: draw, placing and replacing red threes one at a time."""
         seat = self.turn
         placed, last_red = self._draw_cards(seat, self.options.stock_draw)
@@ -1006,7 +1200,7 @@ class ClassicCanastaState(CanastaState):
             else:
                 self.no_discard = True
 
-    def _do_take(self, a: Take, text: str) -> None:
+    def _do_take(self, a: Take, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1077,7 +1271,7 @@ class ClassicCanastaState(CanastaState):
         self.side_of = tuple(side_of)
         self.first_taker = taker
 
-    def _do_meld(self, a: Meld, text: str) -> None:
+    def _do_meld(self, a: Meld, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1099,7 +1293,7 @@ class ClassicCanastaState(CanastaState):
                 self.b3_done = True
         self._after_meld(seat, side, hand, mymelds, text)
 
-    def _do_add(self, a: Add, text: str) -> None:
+    def _do_add(self, a: Add, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1117,7 +1311,7 @@ class ClassicCanastaState(CanastaState):
         self._after_meld(seat, side, hand, mymelds, text)
 
     def _after_meld(self, seat: int, side: int, hand: int, mymelds: list[CanastaMeld | None],
-                    text: str) -> None:
+                    text: LogText) -> None:
         self.melds = set_item(self.melds, side, tuple(mymelds))
         self.hands = set_item(self.hands, seat, hand)
         self.known = set_item(self.known, seat, self.known[seat] & hand)
@@ -1127,7 +1321,7 @@ class ClassicCanastaState(CanastaState):
         if hand == 0:
             self._went_out(seat)
 
-    def _do_go_out(self, a: GoOut, text: str) -> None:
+    def _do_go_out(self, a: GoOut, text: LogText) -> None:
         seat = self.turn
         side = self.side_of[seat]
         hand = self.hands[seat]
@@ -1152,10 +1346,10 @@ class ClassicCanastaState(CanastaState):
         self._log(seat, text)
         self._went_out(seat)
 
-    def _do_discard(self, kind: int, text: str) -> None:
+    def _do_discard(self, kind: int, text: LogText) -> None:
         seat = self.turn
         cid = self._discard_card(seat, kind)  # a wild card freezes the pile (CC-8.3)
-        self._log(seat, text, str(self.pack.cards[cid]))
+        self._log(seat, text, self.pack.names[cid])
         if self.hands[seat] == 0:
             self._went_out(seat)
             return
@@ -1229,6 +1423,56 @@ def _add_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Add]:
     return block
 
 
+def _meld_ok(left: int, ca: int, go_blocked: bool, req: int, must_go: bool,
+             counts: Sequence[int], base_melds: dict[int, MeldState], r: int, n: int, t: int,
+             j: int, meld_after: MeldState, ratio: str, b3max: int) -> bool:
+    """CC-5.7 and, after "yes", CC-10.5 for a meld action using (n, t, j) of rank r that
+    leaves ``left`` cards and the side ``ca`` canastas (the meld phase's test)."""
+    if left <= 1 and (go_blocked or ca < req):
+        return False
+    if must_go and left >= 1:
+        counts_after = list(counts)
+        counts_after[r] -= n
+        counts_after[TWO] -= t
+        counts_after[JOKER] -= j
+        melds_after = dict(base_melds)
+        melds_after[r] = meld_after
+        return can_go_out(counts_after, melds_after, req, ratio, black_three_max=b3max)
+    return True
+
+
+_ADDS_TO: dict[tuple[int, int, int, int, int, int, bool], list[Add]] = {}
+_NEW_MELDS: dict[tuple[int, int, int, int, bool], list[Meld]] = {}
+#: The discards in the order they are listed, and the counts of a hand in that order.
+_HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)
+_held = itemgetter(*HELD_KINDS)
+
+
+def _adds_to(r: int, cr: int, mn: int, mw: int, tw: int, jk: int, pagat: bool) -> list[Add]:
+    """Every addition to a meld of ``r`` (``mn`` naturals, ``mw`` wild cards) from a hand of
+    ``cr`` naturals of ``r``, ``tw`` twos and ``jk`` jokers, in the meld-phase loop's order."""
+    key = (r, cr, mn, mw, tw, jk, pagat)
+    got = _ADDS_TO.get(key)
+    if got is None:
+        got = _ADDS_TO[key] = []
+        for n in range(cr, -1, -1):
+            room = (3 if pagat else min(3, mn + n)) - mw
+            got.extend(_add_block(r, n, max(0, min(tw + jk, room)), tw, jk))
+    return got
+
+
+def _new_melds_of(r: int, cr: int, tw: int, jk: int, pagat: bool) -> list[Meld]:
+    """Every new meld of ``r`` from ``cr`` naturals, ``tw`` twos and ``jk`` jokers, in the
+    meld-phase loop's order."""
+    key = (r, cr, tw, jk, pagat)
+    got = _NEW_MELDS.get(key)
+    if got is None:
+        got = _NEW_MELDS[key] = []
+        for n in range(cr, 1, -1):
+            got.extend(_meld_block(r, n, min(tw + jk, 3 if pagat or n > 3 else n), tw, jk))
+    return got
+
+
 def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
     """New melds of ``n`` naturals of ``r`` and enough wild cards (cached, in loop order)."""
     key = (r, n, top_w, tw, jk)
@@ -1238,6 +1482,57 @@ def _meld_block(r: int, n: int, top_w: int, tw: int, jk: int) -> list[Meld]:
             interned_meld(r, n, t, w - t) for w in range(3 - n if n < 3 else 0, top_w + 1)
             for t in range(min(tw, w), -1, -1) if w - t <= jk]
     return block
+
+
+_NEW_MELD_TAKES: dict[tuple[int, int, int, int, bool], list[Take]] = {}
+
+
+def _new_meld_takes(r: int, cr: int, tw: int, jk: int, pagat: bool) -> list[Take]:
+    """Candidate takes that meld the upcard of rank ``r`` anew with cards from a hand of ``cr``
+    naturals of it, ``tw`` twos and ``jk`` jokers (CC-8.5, CC-8.6), shared objects in a fixed
+    order (a list kept by its key: callers do not change it)."""
+    key = (r, cr, tw, jk, pagat)
+    got = _NEW_MELD_TAKES.get(key)
+    if got is None:
+        got = _NEW_MELD_TAKES[key] = []
+        for n in range(cr, 0, -1):
+            cap = 3 if pagat else min(3, n + 1)
+            for w in range(cap + 1):
+                if n + w < 2 or (n < 2 and w < 1):
+                    continue
+                for t in range(min(w, tw), -1, -1):
+                    j = w - t
+                    if j > jk:
+                        continue
+                    got.append(interned_take(r, n, t, j))
+    return got
+
+
+_ASKS: dict[tuple[int, ...], tuple[Ask, ...]] = {}
+
+
+def _asks(partners: tuple[int, ...]) -> tuple[Ask, ...]:
+    """The shared "may I go out?" actions to ``partners``."""
+    a = _ASKS.get(partners)
+    if a is None:
+        a = _ASKS[partners] = tuple(Ask(p) for p in partners)
+    return a
+
+
+_STAGES_OF: dict[tuple[int, int, int, int, bool], list[Stage]] = {}
+
+
+def _stages_of(r: int, ar: int, tw: int, jk: int, pagat: bool) -> list[Stage]:
+    """Every stage of a new meld of ``r`` from ``ar`` naturals, ``tw`` twos and ``jk`` jokers
+    (CC-6.1, CC-6.2), in the order :meth:`ClassicCanastaState._stage_actions` lists them."""
+    key = (r, ar, tw, jk, pagat)
+    got = _STAGES_OF.get(key)
+    if got is None:
+        got = _STAGES_OF[key] = [
+            interned_stage(r, n, t, j) for n in range(ar, 1, -1)
+            for t, j in wild_splits(max(0, 3 - n), min(3 if pagat else min(3, n), tw + jk), tw,
+                                    jk)]
+    return got
 
 
 def _initial_sides(opts: ClassicCanastaOptions) -> tuple[int, ...]:

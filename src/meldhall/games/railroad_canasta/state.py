@@ -20,6 +20,8 @@ Phases (``state.phase``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar, NoReturn
 
 from meldhall.cards import JOKER
@@ -32,7 +34,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import (
     DISCARDS, HELD_KINDS, STAGE_LIMIT,
-    NO_MELDS, CanastaMeld, CanastaState, Plan, hand_seed, interned_add, interned_meld,
+    NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -59,6 +61,53 @@ HandScore = tuple[tuple[SideResult, ...], tuple[int, ...]]
 Closed = tuple[str, CanastaMeld]
 
 _Make = Callable[[int, int, int, int], Add | Meld]
+_ADDS_TO: dict[tuple[object, ...], list[Add | Meld]] = {}
+_NEW_MELDS: dict[tuple[object, ...], list[Add | Meld]] = {}
+#: The discards in the order they are listed, and the counts of a hand in that order.
+_HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)
+_held = itemgetter(*HELD_KINDS)
+
+
+_STAGES_OF: dict[tuple[object, ...], list[Stage]] = {}
+
+
+def _stages_of(r: int, n_max: int, unfinished: bool, tw: int, jk: int,
+               limit: Callable[[int], int], wl: object) -> list[Stage]:
+    """Every stage of a new meld of category ``r`` (``JOKER``: the wild meld) from ``n_max``
+    naturals, ``tw`` twos and ``jk`` jokers, with an unfinished staged meld of it or not
+    (RR-6.7), in the order :meth:`RailroadCanastaState._stage_actions` lists them (``limit``:
+    the wild limit, ``wl`` its option, part of the key)."""
+    key = (r, n_max, unfinished, tw, jk, wl)
+    got = _STAGES_OF.get(key)
+    if got is None:
+        if r == JOKER:
+            got = [interned_stage(JOKER, 0, t, j)
+                   for t, j in wild_splits(7 if unfinished else 3, min(7, tw + jk), tw, jk)]
+        else:
+            got = []
+            for n in range(n_max, 1, -1):
+                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+                lo = max(0, 3 - n, 7 - n if unfinished else 0)
+                got.extend(interned_stage(r, n, t, j) for t, j in wild_splits(lo, max_w, tw, jk))
+        _STAGES_OF[key] = got
+    return got
+
+
+def _new_melds(r: int, n_max: int, has_open: bool, tw: int, jk: int,
+               limit: Callable[[int], int], wl: object) -> list[Add | Meld]:
+    """Every new meld of the natural rank ``r`` from ``n_max`` naturals (at most seven),
+    ``tw`` twos and ``jk`` jokers, beside an open meld of ``r`` or not (a seven-card canasta
+    only, RR-6.7), in the meld-phase loop's order (``limit``: the wild limit, ``wl`` its
+    option, part of the key)."""
+    key = (r, n_max, has_open, tw, jk, wl)
+    got = _NEW_MELDS.get(key)
+    if got is None:
+        got = _NEW_MELDS[key] = []
+        for n in range(n_max, 1, -1):
+            max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
+            got.extend(_block(interned_meld, r, n, max(0, 3 - n, 7 - n if has_open else 0),
+                              min(max_w, tw + jk), tw, jk))
+    return got
 _BLOCKS: dict[tuple[_Make, int, int, int, int, int, int], list[Add | Meld]] = {}
 
 
@@ -387,8 +436,11 @@ class RailroadCanastaState(CanastaState):
                 "RR-6.7", "you have already staged an unfinished meld of "
                 f"{'wild cards' if r == JOKER else format_kind(r) + 's'}: one unfinished meld "
                 "per category (withdraw it to change it)")
-        self._need_all(avail, [n if k == r else spec.twos if k == TWO else
-                               spec.jokers if k == JOKER else 0 for k in range(14)], "RR-6.1")
+        need = [0] * 14
+        need[r] += n  # a wild meld (rank JK) has no naturals: its jokers are counted below
+        need[TWO] += spec.twos
+        need[JOKER] += spec.jokers
+        self._need_all(avail, need, "RR-6.1")
 
     def _forced_meldings(self) -> list[tuple[MeldSpec, ...]]:
         """RR-12.4 for a player who has not melded: the sevens meldings that commit."""
@@ -414,23 +466,15 @@ class RailroadCanastaState(CanastaState):
             return []
         if phase == MELD and self._sevens_forced():
             return self._forced_stages()
-        unfinished = self._unfinished_staged()
+        unfinished = self._unfinished_staged() if self.staged else ()
         tw, jk = avail[TWO], avail[JOKER]
-        limit = self.options.wild_limit
+        opts = self.options
         out: list[Stage] = []
         for r in _CATEGORIES:
-            if r == JOKER:
-                lo = 7 if JOKER in unfinished else 3
-                for t, j in wild_splits(lo, min(7, tw + jk), tw, jk):
-                    out.append(interned_stage(JOKER, 0, t, j))
+            if r != JOKER and avail[r] < 2:
                 continue
-            if avail[r] < 2:
-                continue
-            for n in range(min(avail[r], 7), 1, -1):
-                max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
-                lo = max(0, 3 - n, 7 - n if r in unfinished else 0)
-                for t, j in wild_splits(lo, max_w, tw, jk):
-                    out.append(interned_stage(r, n, t, j))
+            out.extend(_stages_of(r, min(avail[r], 7) if r else 0, r in unfinished, tw, jk,
+                                  opts.wild_limit, opts.max_wild_in_natural_meld))
         if phase == MELD and avail[BLACK3] >= 3 and not any(sp.rank == BLACK3
                                                              for sp in self.staged):
             for b in range(3, avail[BLACK3] + 1):
@@ -496,8 +540,8 @@ class RailroadCanastaState(CanastaState):
             "RR-6.11", "you have staged melds: commit them ('meld done') or withdraw them "
             "('withdraw all') before discarding")
 
-    def _extras_largest_first(self, rest: Sequence[int], up_rank: int,
-                              need: int) -> Iterator[tuple[MeldSpec, ...]]:
+    def _extras_largest_first(self, rest: Sequence[int], up_rank: int, need: int,
+                              canonical: bool = True) -> Iterator[tuple[MeldSpec, ...]]:
         """Further new melds for a take (RR-7.3), largest first, one per category; sets whose
         best completion cannot reach ``need`` points are skipped."""
         cats = [r for r in NATURAL_RANKS if r != up_rank and rest[r] >= 2]
@@ -530,7 +574,7 @@ class RailroadCanastaState(CanastaState):
             yield from rec(i + 1, tl, jl, got)
 
         for specs in rec(0, rest[TWO], rest[JOKER], 0):
-            yield canonical_specs(specs)
+            yield canonical_specs(specs) if canonical else specs
 
     # ------------------------------------------------------------------ legality
     def _plan_phase(self, action: Action, t: type[Action], ph: str) -> list[int] | None:
@@ -671,6 +715,66 @@ class RailroadCanastaState(CanastaState):
         if problem:
             raise IllegalActionError(problem[0], problem[1] + " (counting the pile's cards)")
         return used
+
+    def _take_ok(self, a: Take) -> bool:
+        """:meth:`_plan_take` as a test for a take without further melds whose hand keeps two
+        cards and one that is not a seven (RR-5.7, RR-5.8 then hold); any other take by the
+        check itself.  tests/test_fast_path.py checks that both agree."""
+        if a.extra or not self.pile:
+            return super()._take_ok(a)
+        top = self.pile[-1]
+        r = self.pack.rank_of[top]
+        if r in (JOKER, TWO, BLACK3) or a.rank != r:
+            return False  # RR-8.2, RR-8.4
+        opts = self.options
+        seat = self.turn
+        counts = self._counts()
+        n, tw, jk = a.naturals, a.twos, a.jokers
+        w = tw + jk
+        if n > counts[r] or tw > counts[TWO] or jk > counts[JOKER]:
+            return False  # RR-8.4
+        open_m = self.melds[seat][r]
+        frozen = self.pile_frozen
+        if open_m is not None:
+            size = open_m.size
+            if n == 0 and w == 0:
+                if frozen:
+                    return False  # RR-8.5
+            elif n == 2 and w == 0:
+                pass
+            elif n == 1 and w == 1 and opts.take_with_natural_and_wild:
+                if frozen or w > self._wild_room(r, open_m.naturals + 2, open_m.wilds,
+                                                 size + 2):
+                    return False  # RR-8.7, RR-6.2
+            else:
+                return False  # RR-8.4
+            if size + n + w + 1 > 7:
+                return False  # RR-8.4
+        else:
+            if n == 0 and w == 0:
+                return False  # RR-8.5
+            if n < 2 and (not (opts.take_with_natural_and_wild and n == 1 and w >= 1)
+                          or frozen):
+                return False  # RR-8.4, RR-8.7
+            size = n + 1 + w
+            if size > 7 or (r == SEVEN and w) or w > opts.wild_limit(n + 1):
+                return False  # RR-6.1, RR-6.3, RR-6.2
+        if not self.has_melded(seat) and (n + 1) * V[r] + tw * V[TWO] + jk * V[JOKER] \
+                < self.minimum_for(seat):
+            return False  # RR-7.3
+        # the hand after the pile has joined it (RR-8.6)
+        red = self.pack.red_threes
+        rank_of = self.pack.rank_of
+        left = sum(counts) - n - w
+        nonseven = left - counts[SEVEN] + (n if r == SEVEN else 0)
+        for c in self.pile[:-1]:
+            if not (red >> c) & 1:
+                left += 1
+                if rank_of[c] != SEVEN:
+                    nonseven += 1
+        if left >= 2 and nonseven > 0:
+            return True
+        return super()._take_ok(a)
 
     def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
@@ -880,9 +984,9 @@ class RailroadCanastaState(CanastaState):
         seat = self.turn
         counts = self._counts()
         tw, jk = counts[TWO], counts[JOKER]
-        h = sum(counts)
+        h = self.hands[seat].bit_count()  # sum(counts): a hand never holds a red three
         nonseven = h - counts[SEVEN]
-        fast = not (self._sevens_forced() or self.b3_done)
+        fast = not (self.b3_done or (nonseven == 0 and self._sevens_forced()))
         out: list[Action] = []
         slow: list[Action] = []
         melded = self.has_melded(seat)
@@ -897,12 +1001,22 @@ class RailroadCanastaState(CanastaState):
             if melded:
                 my = self.melds[seat]
                 limit = self.options.wild_limit
+                wl = self.options.max_wild_in_natural_meld
                 for r in _CATEGORIES:
                     m = my[r]
                     if m is None:
                         continue
                     space = 7 - m.size
                     n_max = 0 if r == JOKER else min(counts[r], space)
+                    if fast:
+                        # the largest addition leaves the fewest cards, and the fewest that are
+                        # not sevens: when even it leaves enough, every addition is accepted
+                        room = self._wild_room(r, m.naturals + n_max, m.wilds, m.size + n_max)
+                        top = min(room, space - n_max, tw + jk)
+                        if h - n_max - top >= 2 and \
+                                nonseven - (0 if r == SEVEN else n_max) - top > 0:
+                            out.extend(self._adds_to(r, n_max, m, tw, jk, wl))
+                            continue
                     for n in range(n_max, -1, -1):
                         room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
                         top = min(room, space - n, tw + jk)
@@ -917,11 +1031,24 @@ class RailroadCanastaState(CanastaState):
                 for r in _CATEGORIES:
                     has_open = my[r] is not None
                     if r == JOKER:
+                        top = min(7, tw + jk)
+                        if fast and h - top >= 2 and nonseven - top > 0:
+                            out.extend(_block(interned_meld, JOKER, 0, 7 if has_open else 3, top,
+                                              tw, jk))
+                            continue
                         for t, j in wild_splits(7 if has_open else 3, min(7, tw + jk), tw, jk):
                             offer(interned_meld(JOKER, 0, t, j), t + j, 0)
                         continue
-                    if counts[r] < 2:
+                    cr = counts[r]
+                    if cr < 2:
                         continue
+                    if fast:
+                        # as for the additions: the largest new meld leaves the fewest cards
+                        n = min(cr, 7)
+                        top = min(0 if r == SEVEN else min(limit(n), 7 - n), tw + jk)
+                        if h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) - top > 0:
+                            out.extend(_new_melds(r, n, has_open, tw, jk, limit, wl))
+                            continue
                     for n in range(min(counts[r], 7), 1, -1):
                         max_w = 0 if r == SEVEN else min(limit(n), 7 - n)
                         lo = max(0, 3 - n, 7 - n if has_open else 0)
@@ -940,23 +1067,42 @@ class RailroadCanastaState(CanastaState):
                 # a player who has not melded stages melds one at a time (RR-6.11)
                 out.extend(self._stage_actions(self._avail(), MELD))
                 out.extend(self._staging_tail())
-        for k in HELD_KINDS:
-            if self.staged:
-                break  # RR-6.11: commit or withdraw the staged melds before discarding
-            if counts[k]:
-                d = DISCARDS[k]
-                if fast and h >= 2 and (k != SEVEN or not self._locked_now()):
-                    out.append(d)
-                else:
-                    slow.append(d)
-        out.extend(self._filter_legal(slow))
+        if self.staged:
+            pass  # RR-6.11: commit or withdraw the staged melds before discarding
+        elif fast and h >= 2:
+            held = _held(counts)
+            if counts[SEVEN] and self._locked_now():
+                out.extend(d for d, c in zip(_HELD_DISCARDS, held) if c and d.kind != SEVEN)
+                slow.append(DISCARDS[SEVEN])  # RR-9.6, the check decides
+            else:
+                out.extend(compress(_HELD_DISCARDS, held))
+        else:
+            slow.extend(d for d, c in zip(_HELD_DISCARDS, _held(counts)) if c)
+        if slow:
+            out.extend(self._filter_legal(slow))
         return out
+
+    def _adds_to(self, r: int, n_max: int, m: CanastaMeld, tw: int, jk: int,
+                 wl: object) -> list[Add | Meld]:
+        """Every addition to the open meld ``m`` of category ``r`` from ``n_max`` naturals,
+        ``tw`` twos and ``jk`` jokers, in the meld-phase loop's order (``wl``: the wild-limit
+        option, part of the key; kept by the counts that make them)."""
+        key = (r, n_max, m.naturals, m.wilds, m.size, tw, jk, wl)
+        got = _ADDS_TO.get(key)
+        if got is None:
+            got = _ADDS_TO[key] = []
+            space = 7 - m.size
+            for n in range(n_max, -1, -1):
+                room = self._wild_room(r, m.naturals + n, m.wilds, m.size + n)
+                got.extend(_block(interned_add, r, n, 0 if n else 1, min(room, space - n, tw + jk),
+                                  tw, jk))
+        return got
 
     def _locked_now(self) -> bool:
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
 
     # ------------------------------------------------------------------ apply
-    def _apply_action(self, action: Action, t: type[Action], seat: int, text: str,
+    def _apply_action(self, action: Action, t: type[Action], seat: int, text: LogText,
                       plan: object, phase: str) -> None:
         # ``type(action)`` (which ``t`` is) where the type checker is to narrow ``action``
         if t is Draw:
@@ -1014,7 +1160,7 @@ class RailroadCanastaState(CanastaState):
         unknown cards named as the ones to avoid."""
         return hand & ~self.known[seat] if self._legacy_copies else 0
 
-    def _do_take(self, a: Take, text: str) -> None:
+    def _do_take(self, a: Take, text: LogText) -> None:
         seat = self.turn
         hand = self.hands[seat]
         top = self.pile[-1]
@@ -1035,7 +1181,7 @@ class RailroadCanastaState(CanastaState):
         self._log(seat, text, note)
         self._enter_meld()
 
-    def _do_meld(self, a: Meld | Add, text: str) -> None:
+    def _do_meld(self, a: Meld | Add, text: LogText) -> None:
         seat = self.turn
         hand = self.hands[seat]
         avoid = self._known_last(seat, hand)
@@ -1068,7 +1214,7 @@ class RailroadCanastaState(CanastaState):
         self._phase = MELD
         self._cache = None
         legal = self._meld_actions()
-        self._cache = {"legal": legal, "legal_ids": {id(a) for a in legal}}
+        self._cache = {"legal": legal}
         if self._sevens_forced():
             if not legal:
                 self._end_hand("sevens_lock", None)
@@ -1079,11 +1225,11 @@ class RailroadCanastaState(CanastaState):
             how = "sevens_lock" if h == 0 or counts[SEVEN] == h else "no_legal_discard"
             self._end_hand(how, None)
 
-    def _do_discard(self, kind: int, text: str) -> None:
+    def _do_discard(self, kind: int, text: LogText) -> None:
         seat = self.turn
         # a wild card freezes the pile (RR-8.3); a publicly known copy goes first (RR-5.10)
         cid = self._discard_card(seat, kind, self._known_last(seat, self.hands[seat]))
-        self._log(seat, text, str(self.pack.cards[cid]))
+        self._log(seat, text, self.pack.names[cid])
         types = self.canasta_types(seat)
         if self.hands[seat] == 0:
             can_out = self._can_go_out_on(seat, kind, types)
@@ -1120,7 +1266,7 @@ class RailroadCanastaState(CanastaState):
             placed += more
         return placed
 
-    def _do_kitty(self, text: str) -> None:
+    def _do_kitty(self, text: LogText) -> None:
         seat = self.turn
         placed = self._take_kitty(seat)
         self._log(seat, text, ("places " + " ".join(placed)) if placed else "takes the kitty")

@@ -85,6 +85,8 @@ class ShanghaiObservation(Observation):
         out: list[tuple[int, str, str]] = []
         while node is not None and node is not mark:
             node, (s, text, note, secret) = node
+            if type(text) is not str:
+                text = str(text)  # the action itself, written out now (ShanghaiState._log)
             if secret and s == self.seat:
                 note = f"{note} ({secret})" if note else secret
             out.append((s, text, note))

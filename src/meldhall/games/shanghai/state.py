@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from functools import cache
+from itertools import compress
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar
 
-from meldhall.cards import Card, Pack, choose_copies, copy_key
+from meldhall.cards import Card, Pack, choose_copies, copy_key_from, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 import meldhall.games.shanghai._links as _links
@@ -81,6 +83,7 @@ from meldhall.games.shanghai.solver import (
     SolverRules,
     contract_options,
     run_candidates,
+    run_windows,
     set_candidates,
 )
 from meldhall.games.shanghai.scoring import game_result, score_deal
@@ -118,9 +121,12 @@ _STAGING = (Stage, Withdraw, ContractDone)
 #: One entry of the log: ``(seat, action text, public note, private detail)``; seat -1 for the
 #: table (a deal, a rebuild), an empty action text for what nobody chose (a draw, a deal's end).
 LogEntry: TypeAlias = tuple[int, str, str, str]
+#: An entry as the log keeps it: the action itself may stand for its text, which is then
+#: written only when the log is read (:func:`entry_text`).
+StoredEntry: TypeAlias = tuple[int, "str | Action", str, str]
 #: The log as a linked list, newest entry first: ``(older node, entry)``, ``None`` when empty
 #: (so that a new state shares its predecessor's log).
-LogNode: TypeAlias = "tuple[LogNode, LogEntry] | None"
+LogNode: TypeAlias = "tuple[LogNode, StoredEntry] | None"
 #: What :meth:`ShanghaiState._plan` found: the card id of a discard, the contract of a commit
 #: or shorthand, ``(meld index, declared kind, position or None)`` of a lay-off, ``(meld index,
 #: position in the meld)`` of a joker exchange, else ``None``.
@@ -191,6 +197,7 @@ class ShanghaiState(State):
 
     __slots__ = (
         "_cache",
+        "_facts",
         "_outcome",
         "_phase",
         "buys",
@@ -262,6 +269,7 @@ class ShanghaiState(State):
     _phase: str
     _outcome: Outcome | None
     _cache: dict[Any, Any] | None  # facts of this state, computed on first use
+    _facts: _DealFacts | None  # facts of this deal's contract and options, on first use
 
     # ------------------------------------------------------------------ basic properties
     @property
@@ -311,7 +319,7 @@ class ShanghaiState(State):
 
     def hand_counts(self, seat: int) -> list[int]:
         """Kind counts of ``seat``'s hand (53 entries; index 52 = jokers)."""
-        return _counts(self.hands[seat], self.n52)
+        return list(self.pack.kind_counts(self.hands[seat]))
 
     def history(self) -> list[tuple[int, str]]:
         """Every action so far in the game as ``(seat, notation)``, oldest first."""
@@ -334,15 +342,16 @@ class ShanghaiState(State):
         node = self.log
         while node is not None and node is not stop:
             node, entry = node
-            out.append(entry)
+            out.append(entry_text(entry))
         out.reverse()
         return out
 
-    def _log(self, seat: int, text: str, note: str = "", secret: str = "") -> None:
+    def _log(self, seat: int, text: str | Action, note: str = "", secret: str = "") -> None:
+        """Append an entry; ``text`` may be the action itself, written out when read."""
         self.log = (self.log, (seat, text, note, secret))
 
     def _name(self, cid: int) -> str:
-        return str(self.pack.cards[cid])
+        return self.pack.names[cid]
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> ShanghaiState:  # replaced below by a generated, faster copy
@@ -379,6 +388,7 @@ class ShanghaiState(State):
         self.went_out = None
         self._outcome = None
         self.upcard_from = -1
+        self._facts = None  # a new contract
         self.log_mark = self.log
         extra = " (extra deal, SH-14.2)" if self.hand_no >= self.options.deals else ""
         self._log(-1, "", f"deal {self.hand_no + 1}{extra}: contract {self.contract_number} "
@@ -423,20 +433,19 @@ class ShanghaiState(State):
     def buy_offer_order(self) -> tuple[int, ...]:
         """The seats to whom the upcard would be offered, in order, if the player in turn
         declined it now (SH-10.3, SH-10.6, SH-10.8)."""
-        if not self.pile or not self.penalty_supply_ok():
+        if not self.pile or not (self.stock or self.penalty_supply_ok()):
             return ()
-        n = self.players
+        opts = self.options
         t = self.turn
         d = self.upcard_from
-        lim = self.buy_limit()
-        if self.options.buy_priority == "next_in_turn":
-            order = [(t + k) % n for k in range(1, n)]
+        lim = (self._facts or self._deal_facts()).buy_limit
+        buys = self.buys
+        order = _buy_order(len(buys), t, self.dealer, opts.buy_priority == "next_in_turn")
+        if lim is None:
+            q = [s for s in order if s != d]
         else:
-            start = (self.dealer + 1) % n
-            order = [(start + k) % n for k in range(n) if (start + k) % n != t]
-        q = [s for s in order if s != d and (lim is None or self.buys[s] < lim)]
-        if (d >= 0 and d != t and self.options.discarder_may_buy
-                and (lim is None or self.buys[d] < lim)):
+            q = [s for s in order if s != d and buys[s] < lim]
+        if d >= 0 and d != t and opts.discarder_may_buy and (lim is None or buys[d] < lim):
             q.append(d)
         return tuple(q)
 
@@ -453,10 +462,13 @@ class ShanghaiState(State):
                           "deal ends (SH-12.2)")
                 self._end_deal("stock_exhausted", None)
                 return
-        c = self.stock[-1]
-        self.stock = self.stock[:-1]
-        self.hands = _set(self.hands, self.turn, self.hands[self.turn] | (1 << c))
-        self._log(self.turn, "", "draws from the stock", self._name(c))
+        stock = self.stock
+        c = stock[-1]
+        self.stock = stock[:-1]
+        i = self.turn
+        v = self.hands
+        self.hands = v[:i] + (v[i] | 1 << c,) + v[i + 1:]
+        self._log(i, "", "draws from the stock", self.pack.names[c])
         self._phase = MELD
         self._cache = None
 
@@ -586,8 +598,8 @@ class ShanghaiState(State):
             raise IllegalActionError("SH-6.2", f"there is no card {a.kind!r}")
         hand = self.hands[self.turn]
         pool = hand & kind_masks(self.pack.decks, self.pack.jokers)[a.kind]
-        name = kind_name(a.kind)
         if a.deck is not None:
+            name = kind_name(a.kind)
             if a.kind == JOKER_KIND:
                 cid = self.n52 + a.deck if 0 <= a.deck < self.pack.jokers else -1
             else:
@@ -596,7 +608,7 @@ class ShanghaiState(State):
                 raise IllegalActionError("SH-6.2", f"you do not hold {name}/{a.deck}")
             pool = 1 << cid
         if not pool:
-            raise IllegalActionError("SH-6.2", f"you do not hold {name}")
+            raise IllegalActionError("SH-6.2", f"you do not hold {kind_name(a.kind)}")
         taken = self.taken
         if taken >= 0 and (pool >> taken) & 1 and not self.options.discard_taken_upcard:
             others = pool & ~(1 << taken)
@@ -658,20 +670,23 @@ class ShanghaiState(State):
         self._plan_contract(c)
         return c
 
-    def _avail(self, staged: tuple[MeldSpec, ...]) -> list[int]:
-        """Kind counts of the hand minus the cards of the ``staged`` melds."""
+    def _avail(self, staged: tuple[MeldSpec, ...]) -> bytes:
+        """Kind counts (53 bytes, as :meth:`_counts`) of the hand minus the cards of the
+        ``staged`` melds."""
+        if not staged:
+            return self._counts()
         cache = self._cache
         if cache is None:
             cache = self._cache = {}
         key = ("avail", staged)
-        got: list[int] | None = cache.get(key)
+        got: bytes | None = cache.get(key)
         if got is None:
-            got = list(self._counts())
+            left = list(self._counts())
             for m in staged:
                 for k in m.natural_kinds():
-                    got[k] -= 1
-                got[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
-            cache[key] = got
+                    left[k] -= 1
+                left[JOKER_KIND] -= m.joker_count if m.is_run else len(m.jokers)
+            got = cache[key] = bytes(left)  # never negative: each stage was checked
         return got
 
     def _check_stage(self, m: MeldSpec, staged: tuple[MeldSpec, ...], n: int) -> None:
@@ -993,13 +1008,36 @@ class ShanghaiState(State):
         return idx, hit[0]
 
     # ------------------------------------------------------------------ legal actions
-    def _counts(self) -> list[int]:
+    def _deal_facts(self) -> _DealFacts:
+        """What this deal's contract and the options make of the meld phase (computed once
+        per deal and carried from state to state)."""
+        f = self._facts
+        if f is None:
+            opts = self.options
+            c = self.contract
+            lengths = _run_lengths(c.run_len, opts.contract_min_sizes, opts.ace_both_ends)
+            shortest = lengths[0]
+            f = self._facts = _DealFacts(
+                c, c.sets, c.runs, c.sets + c.runs,
+                c.cards + (0 if opts.go_out_without_discard else 1),  # SH-8.7
+                opts.contract_min_sizes, lengths,
+                # kinds of a suit a run of the shortest length needs held, by jokers held
+                # (the rest are jokers; longer runs need no fewer)
+                tuple(shortest - min(j, joker_limit(shortest, True)) for j in range(9)),
+                # jokers that matter to a suit's runs, by jokers held (the longest run's limit)
+                tuple(min(j, joker_limit(lengths[-1], True)) for j in range(9)),
+                opts.buy_limit(self.contract_number))
+        return f
+
+    def _counts(self) -> bytes:
+        """Kind counts of the hand of the player in turn: 53 bytes (index 52 = jokers), kept
+        for the state and carried to the next one while the hand does not change."""
         c = self._cache
         if c is None:
             c = self._cache = {}
-        cnt: list[int] | None = c.get("counts")
+        cnt: bytes | None = c.get("counts")
         if cnt is None:
-            cnt = c["counts"] = _counts(self.hands[self.turn], self.n52)
+            cnt = c["counts"] = self.pack.kind_counts(self.hands[self.turn])
         return cnt
 
     def _legal(self) -> list[Action]:
@@ -1051,17 +1089,36 @@ class ShanghaiState(State):
         return [stage_action(m) for m in action.melds] + [CONTRACT_DONE]
 
     def _meld_actions(self) -> list[Action]:
+        if self.staged or (self.made >> self.turn) & 1:
+            return self._meld_actions_now()
+        # nothing staged: the list is the one of the state before the staging and withdrawals
+        # that led back here, if it knew it (it depends on them only through whether another
+        # stage is allowed), so it is kept over staging (_apply_checked)
+        more = self.stages < STAGE_LIMIT
+        c = self._cache
+        if c is not None:
+            got: tuple[bool, list[Action]] | None = c.get("unstaged")
+            if got is not None and got[0] == more:
+                return got[1]
+        out = self._meld_actions_now()
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["unstaged"] = (more, out)
+        return out
+
+    def _meld_actions_now(self) -> list[Action]:
+        """The legal actions of the meld phase (:meth:`_meld_actions`, computed now)."""
         opts = self.options
         seat = self.turn
         counts = self._counts()
-        h = sum(counts)
+        h = self.hands[seat].bit_count()
         out: list[Action] = []
-        made = self.has_made_contract(seat)
-        if not made:
+        if not (self.made >> seat) & 1:
+            f = self._facts or self._deal_facts()
             staged = self.staged
             if staged:
-                c = self.contract
-                if len(staged) == c.sets + c.runs:
+                if len(staged) == f.melds:
                     try:
                         self._plan_contract(Contract(staged))
                     except IllegalActionError:
@@ -1070,9 +1127,8 @@ class ShanghaiState(State):
                         out.append(CONTRACT_DONE)
                 out.append(WITHDRAW)
                 out.append(WITHDRAW_ALL)
-            if self.stages < STAGE_LIMIT and h >= self.contract.cards + (
-                    0 if opts.go_out_without_discard else 1):  # SH-8.7
-                out.extend(self._stage_actions())
+            if self.stages < STAGE_LIMIT and h >= f.min_cards:  # SH-8.7
+                self._add_stages(out, f, staged)
             if staged:
                 return out  # SH-8.1: no discard while melds are staged
         else:
@@ -1089,56 +1145,83 @@ class ShanghaiState(State):
                             if cid >= n52 and counts[d]:
                                 out.append(swap_action(d, i + 1))
         taken = self.taken
-        tk = -1
         if (taken >= 0 and not opts.discard_taken_upcard and h > 1
                 and (self.hands[seat] >> taken) & 1):
             tk = JOKER_KIND if taken >= self.n52 else taken % 52  # SH-6.5
-        for k in range(53):
-            n = counts[k]
-            if n and not (k == tk and n == 1):
-                out.append(discard_action(k))
+            if counts[tk] == 1:
+                # the upcard taken is the only card of its kind: not discarded this turn
+                out.extend(compress(_DISCARDS, counts[:tk] + b"\0" + counts[tk + 1:]))
+                return out
+        out.extend(compress(_DISCARDS, counts))  # one discard per kind held, in kind order
         return out
 
     def _stage_actions(self) -> list[Stage]:
         """SH-8.1: every meld that may be staged now: sets and runs by SH-7.1–SH-7.5 of the
         sizes the contract allows (SH-8.2), for which the contract still has room, from the
         cards in hand not already staged."""
-        c = self.contract
-        opts = self.options
-        staged = self.staged
-        n_runs = sum(1 for m in staged if m.is_run)
-        n_sets = len(staged) - n_runs
-        avail = self._avail(staged)
+        out: list[Action] = []
+        self._add_stages(out, self._deal_facts(), self.staged)
+        return out  # type: ignore[return-value]  # only stages were added
+
+    def _add_stages(self, out: list[Action], f: _DealFacts,
+                    staged: tuple[MeldSpec, ...]) -> None:
+        """Append :meth:`_stage_actions` to ``out`` (``f``: this deal's facts)."""
+        if staged:
+            n_runs = sum(1 for m in staged if m.is_run)
+            n_sets = len(staged) - n_runs
+            avail = self._avail(staged)
+        else:
+            n_runs = n_sets = 0
+            avail = self._counts()
         jk = avail[JOKER_KIND]
-        out: list[Stage] = []
-        if n_sets < c.sets:
-            for rank in SET_RANK_ORDER:
-                suits = (avail[rank - 1], avail[12 + rank], avail[25 + rank], avail[38 + rank])
-                if sum(suits) >= (2 if jk else 3):
-                    # the same few suit counts recur all game: their stages are kept
-                    key: tuple[object, ...] = ("set", rank, suits, jk > 0,
-                                               opts.contract_min_sizes)
-                    got = _STAGE_LISTS.get(key)
-                    if got is None:
-                        got = _STAGE_LISTS[key] = [stage_action(s) for s in set_candidates(
-                            avail, rank, jk, opts.contract_min_sizes)]
-                    out.extend(got)
-        if n_runs < c.runs:
-            lengths: range | tuple[int] = (
-                range(c.run_len, (14 if opts.ace_both_ends else 13) + 1)
-                if opts.contract_min_sizes else (c.run_len,))
-            for suit in range(4):
-                row = tuple(avail[suit * 13:suit * 13 + 13])
-                key = ("run", suit, row, jk, tuple(lengths), opts.ace_both_ends)
+        # The stages of one rank's set, or of one suit's runs, depend only on the few counts
+        # that supply them: the same lists recur all game, so they are kept by those counts.
+        if n_sets < f.sets:
+            min_sizes = f.min_sizes
+            # cards of each rank, ranks in set order (2 … K, A): the four suit rows added
+            totals = (int.from_bytes(avail[0:13], "little")
+                      + int.from_bytes(avail[13:26], "little")
+                      + int.from_bytes(avail[26:39], "little")
+                      + int.from_bytes(avail[39:52], "little")).to_bytes(13, "little")
+            wanted = (totals[1:] + totals[:1]).translate(_AT_LEAST_TWO if jk else _AT_LEAST_THREE)
+            for rank in compress(SET_RANK_ORDER, wanted):
+                key: tuple[object, ...] = ("set", rank, avail[rank - 1:52:13], jk > 0, min_sizes)
                 got = _STAGE_LISTS.get(key)
                 if got is None:
-                    got = [stage_action(r) for r, _ in run_candidates(avail, suit, lengths, jk)]
-                    if len(_STAGE_LISTS) < 200_000:
-                        _STAGE_LISTS[key] = got
+                    got = _STAGE_LISTS[key] = [stage_action(s) for s in set_candidates(
+                        avail, rank, jk, min_sizes)]
                 out.extend(got)
-        return out
+        if n_runs < f.runs:
+            j = jk if jk < 8 else 8
+            need = f.run_need[j]
+            jcap = f.run_jokers[j]
+            lengths = f.lengths
+            if lengths[-1] == 14:
+                # a run of 14 cards holds the ace twice: the counts of a suit, capped at two
+                for suit in range(4):
+                    row = avail[suit * 13:suit * 13 + 13]
+                    if 13 - row.count(0) < need:
+                        continue  # too few kinds of this suit for any run
+                    key = ("run", suit, row.translate(_AT_MOST_TWO), jcap, lengths)
+                    got = _STAGE_LISTS.get(key)
+                    if got is None:
+                        got = _STAGE_LISTS[key] = [
+                            stage_action(r) for r, _ in run_candidates(avail, suit, lengths, jk)]
+                    out.extend(got)
+                return
+            # the kinds held, one bit each (bit suit * 13 + rank - 1)
+            held = int(avail[51::-1].translate(_BIT_DIGITS), 2)
+            for suit in range(4):
+                bits = (held >> (13 * suit)) & 0x1FFF
+                if bits.bit_count() < need:
+                    continue  # too few kinds of this suit for any run
+                key = ("runs", suit, bits, jcap, lengths)
+                got = _STAGE_LISTS.get(key)
+                if got is None:
+                    got = _STAGE_LISTS[key] = _suit_run_stages(suit, bits, jcap, lengths)
+                out.extend(got)
 
-    def _layoff_actions(self, counts: list[int]) -> list[LayOff]:
+    def _layoff_actions(self, counts: bytes) -> list[LayOff]:
         opts = self.options
         out: list[LayOff] = []
         jk = counts[JOKER_KIND]
@@ -1176,6 +1259,21 @@ class ShanghaiState(State):
 
     # ------------------------------------------------------------------ apply
     def _apply_checked(self, action: Action, plan: Any) -> ShanghaiState:
+        t = type(action)
+        if t is Stage or t is Withdraw:
+            # private to the player in turn: only the staged melds change (SH-8.1), so what
+            # this state knows of the hand (its counts, what is left beside staged melds)
+            # holds for the next one too
+            s = self._copy()
+            if t is Stage:
+                s.staged = self.staged + (action.meld,)  # type: ignore[attr-defined]  # t is Stage
+                s.stages += 1
+            else:
+                s.staged = () if action.all else self.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
+            c = self._cache
+            if c is not None:
+                s._cache = {k: v for k, v in c.items() if k != "legal"}
+            return s
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
         return s
@@ -1186,34 +1284,42 @@ class ShanghaiState(State):
         # saved type keeps this dispatch cheap.
         s = self._copy()
         t = type(action)
-        actor = self.to_act[0] if self.to_act else -1
-        text = str(action)
+        ph = self._phase
+        # the seat acting (to_act, inlined): the player in turn, the player asked to buy, the
+        # next dealer
+        actor = self.turn if ph == UPCARD or ph == MELD else self.queue[0] if ph == BUY_PHASE \
+            else (self.dealer + 1) % self.players if ph == DEAL_END else -1
         if t is Deal:
-            s._log(actor, text)
+            s._log(actor, "deal")
             s.hand_no += 1
             s.dealer = (s.dealer + 1) % s.players
             s._start_deal()
             return s
         if t is Take:
-            c = s.pile[-1]
-            s.pile = s.pile[:-1]
-            s.hands = _set(s.hands, s.turn, s.hands[s.turn] | (1 << c))
-            s.known = _set(s.known, s.turn, s.known[s.turn] | (1 << c))
-            s.took_kinds = _set(s.took_kinds, s.turn,
-                                s.took_kinds[s.turn] | 1 << (c % 52 if c < s.n52 else 52))
+            pile = s.pile
+            c = pile[-1]
+            s.pile = pile[:-1]
+            i = s.turn
+            bit = 1 << c
+            v = s.hands
+            s.hands = v[:i] + (v[i] | bit,) + v[i + 1:]
+            v = s.known
+            s.known = v[:i] + (v[i] | bit,) + v[i + 1:]
+            v = s.took_kinds
+            s.took_kinds = v[:i] + (v[i] | 1 << (c % 52 if c < s.n52 else 52),) + v[i + 1:]
             s.taken = c
-            s._log(actor, text, f"takes {s._name(c)}")
+            s._log(actor, "take", "takes " + s.pack.names[c])
             s._phase = MELD
             return s
         if t is Draw:
             q = s.buy_offer_order()
             if s.pile:
                 up = s.pile[-1]
-                s._log(actor, text, f"declines {s._name(up)}")
+                s._log(actor, "draw", "declines " + s.pack.names[up])
                 s.declined_kinds = _set(s.declined_kinds, actor, s.declined_kinds[actor]
                                         | 1 << (up % 52 if up < s.n52 else 52))
             else:
-                s._log(actor, text, "")
+                s._log(actor, "draw", "")
             s.no_supply = bool(s.pile) and not s.penalty_supply_ok()
             if q:
                 s.queue = q
@@ -1222,36 +1328,29 @@ class ShanghaiState(State):
                 s._turn_draw()
             return s
         if t is Pass:
-            s._log(actor, text)
+            s._log(actor, "pass")
             s.queue = s.queue[1:]
             if not s.queue:
                 s._turn_draw()
             return s
         if t is Buy:
-            s._do_buy(actor, text)
+            s._do_buy(actor, "buy")
             return s
         if t is Discard:
-            s._do_discard(action, plan, text)  # type: ignore[arg-type]  # t is Discard
-            return s
-        if t is Stage:
-            s.staged = s.staged + (action.meld,)  # type: ignore[attr-defined]  # t is Stage
-            s.stages += 1
-            return s
-        if t is Withdraw:
-            s.staged = () if action.all else s.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
+            s._do_discard(action, plan, action)  # type: ignore[arg-type]  # t is Discard
             return s
         if t is ContractDone or t is Contract:
             # the commit, or the shorthand: stage each meld, then commit (SH-8.1)
             con: Contract = plan if plan is not None else (
                 self._plan_done() if t is ContractDone
                 else self._plan_shorthand(action))  # type: ignore[arg-type]  # t is Contract
-            s._do_contract(con, str(con))
+            s._do_contract(con, con)
             return s
         if t is LayOff:
-            s._do_layoff(action, plan, text)  # type: ignore[arg-type]  # t is LayOff
+            s._do_layoff(action, plan, action)  # type: ignore[arg-type]  # t is LayOff
             return s
         if t is Swap:
-            s._do_swap(action, plan, text)  # type: ignore[arg-type]  # t is Swap
+            s._do_swap(action, plan, action)  # type: ignore[arg-type]  # t is Swap
             return s
         raise IllegalActionError("SH-6.1", f"{action!r} is not a Shanghai Rummy action")
 
@@ -1291,17 +1390,17 @@ class ShanghaiState(State):
         they know stays exactly what the cards shown tell them), otherwise uniformly random
         among the rest, keyed to hidden state (SH-6.4; :func:`~meldhall.cards.choose_copies`).
         Option ``copy_choice="legacy"``: the lowest index, as format version 1 played."""
+        if pool & (pool - 1) == 0:
+            return pool.bit_length() - 1  # one copy (both choices pick it)
         if self.options.copy_choice == "legacy":
             return (pool & -pool).bit_length() - 1
-        if pool & (pool - 1) == 0:
-            return pool.bit_length() - 1
         known = self.known[self.turn]
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key(self.seed, self.hand_no, hand.bit_count(), kind, len(self.stock),
-                       len(self.pile))
+        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                            len(self.stock), len(self.pile))
         return choose_copies((pool & known, pool & ~known), 1, key, self.n52).bit_length() - 1
 
-    def _do_contract(self, a: Contract, text: str) -> None:
+    def _do_contract(self, a: Contract, text: str | Action) -> None:
         """SH-8.1: the contract's melds go on the table, in the action's (canonical) order; the
         physical copies are picked now.  One log entry, in the shorthand's text, so records
         replay; staging leaves no trace."""
@@ -1339,7 +1438,7 @@ class ShanghaiState(State):
             self._went_out(seat)
 
     def _do_layoff(self, a: LayOff, plan: tuple[int, int, int | None] | None,
-                   text: str) -> None:
+                   text: str | Action) -> None:
         """SH-9.1, SH-9.3: the card joins the meld (a run at the end it extends)."""
         if plan is None:
             plan = self._plan_layoff(a)
@@ -1368,7 +1467,7 @@ class ShanghaiState(State):
         if not hand:
             self._went_out(seat)
 
-    def _do_swap(self, a: Swap, plan: tuple[int, int] | None, text: str) -> None:
+    def _do_swap(self, a: Swap, plan: tuple[int, int] | None, text: str | Action) -> None:
         """SH-9.4: the natural card takes the joker's place; the joker goes to the hand."""
         if plan is None:
             plan = self._plan_swap(a)
@@ -1386,16 +1485,19 @@ class ShanghaiState(State):
         self.known = _set(self.known, seat, (self.known[seat] & hand) | (1 << joker))
         self._log(seat, text, "takes the joker into hand")
 
-    def _do_discard(self, a: Discard, plan: int | None, text: str) -> None:
+    def _do_discard(self, a: Discard, plan: int | None, text: str | Action) -> None:
         """SH-6.2: the discard ends the turn; an empty hand has gone out (SH-11.1)."""
         cid = plan if plan is not None else self._plan_discard(a)
-        seat = self.turn
-        hand = self.hands[seat] & ~(1 << cid)
-        self.hands = _set(self.hands, seat, hand)
-        self.known = _set(self.known, seat, self.known[seat] & hand)
+        seat = i = self.turn
+        v = self.hands
+        hand = v[i] & ~(1 << cid)
+        self.hands = v[:i] + (hand,) + v[i + 1:]
+        v = self.known
+        self.known = v[:i] + (v[i] & hand,) + v[i + 1:]
         self.pile = self.pile + (cid,)
-        self.declined_kinds = _set(self.declined_kinds, seat, self.declined_kinds[seat]
-                                   | 1 << (cid % 52 if cid < self.n52 else 52))
+        v = self.declined_kinds
+        self.declined_kinds = v[:i] + (v[i] | 1 << (cid % 52 if cid < self.n52 else 52),) \
+            + v[i + 1:]
         self.upcard_from = seat
         # format version 1 logged which copy a kind-named discard moved; a legacy replay
         # keeps that note so that its log is unchanged (the uniform choice shows no index)
@@ -1528,6 +1630,14 @@ class ShanghaiState(State):
     __hash__ = None  # type: ignore[assignment]  # unhashable: equality compares positions
 
 
+def entry_text(entry: StoredEntry) -> LogEntry:
+    """A log entry with its action written out in notation."""
+    text = entry[1]
+    if type(text) is str:
+        return entry  # type: ignore[return-value]  # the text is already a str
+    return (entry[0], str(text), entry[2], entry[3])
+
+
 def _rebuild_state(fields: dict[str, Any], entries: list[LogEntry], mark: int) -> ShanghaiState:
     """Unpickle a :class:`ShanghaiState` (see ``__reduce__``)."""
     s = object.__new__(ShanghaiState)
@@ -1560,18 +1670,84 @@ def _shape_run(m: RunSpec) -> None:
         raise IllegalActionError("SH-7.3", f"{m!r} is not a run within A-2-…-K-A")
 
 
-def _counts(hand: int, n52: int) -> list[int]:
-    c = [0] * 53
-    while hand:
-        low = hand & -hand
-        i = low.bit_length() - 1
-        c[i % 52 if i < n52 else 52] += 1
-        hand ^= low
-    return c
-
-
 #: Stage actions per (kind of meld, the cards that supply it): pure functions of their key.
 _STAGE_LISTS: dict[tuple[object, ...], list[Stage]] = {}
+#: The shared discard of each kind, by kind (``compress`` picks those of the kinds held).
+_DISCARDS = tuple(discard_action(k) for k in range(JOKER_KIND + 1))
+#: A byte translation writing counts as binary digits (``0`` for none, ``1`` for some).
+_BIT_DIGITS = bytes(48 + (i > 0) for i in range(256))
+#: Byte translations capping counts at two, and marking counts of at least two and of at
+#: least three.
+_AT_MOST_TWO = bytes(min(i, 2) for i in range(256))
+_AT_LEAST_TWO = bytes(i >= 2 for i in range(256))
+_AT_LEAST_THREE = bytes(i >= 3 for i in range(256))
+
+
+class _DealFacts(NamedTuple):
+    """What a deal's contract and the options make of the meld phase
+    (:meth:`ShanghaiState._deal_facts`)."""
+
+    contract: ContractRule
+    sets: int
+    runs: int
+    melds: int
+    min_cards: int  # cards a hand needs to stage (SH-8.7)
+    min_sizes: bool
+    lengths: tuple[int, ...]
+    run_need: tuple[int, ...]
+    run_jokers: tuple[int, ...]
+    buy_limit: int | None  # buys each player may make this deal (SH-10.6)
+
+
+def _suit_run_stages(suit: int, row: int, jokers: int,
+                     lengths: tuple[int, ...]) -> list[Stage]:
+    """The stages of every run of ``suit`` (lengths under 14) that ``run_candidates`` finds
+    for a hand holding the kinds of the bitmask ``row`` (bit ``rank - 1``) and ``jokers``
+    jokers, in its order, built window by window (a window's stages depend only on which of
+    its positions are held)."""
+    ext = row | (row & 1) << 13  # positions 1 … 14 (the ace at both ends), bit position - 1
+    out: list[Stage] = []
+    for ln in lengths:
+        lim = min(joker_limit(ln, True), jokers)
+        full = (1 << ln) - 1
+        for lo in run_windows(ln):
+            w = (ext >> (lo - 1)) & full
+            if ln - w.bit_count() > lim:
+                continue  # more places to fill than jokers allowed
+            key = (suit, ln, lo, w, lim)
+            got = _RUN_WINDOWS.get(key)
+            if got is None:
+                counts = [0] * 53
+                for i in range(ln):
+                    if (w >> i) & 1:
+                        counts[kind_at(suit, lo + i)] = 1
+                got = _RUN_WINDOWS[key] = [stage_action(r) for r, _ in run_candidates(
+                    counts, suit, (ln,), lim) if r.lo == lo]
+            out.extend(got)
+    return out
+
+
+#: The stages of one run window: ``(suit, length, lowest position, positions held, jokers)``.
+_RUN_WINDOWS: dict[tuple[int, int, int, int, int], list[Stage]] = {}
+
+
+@cache
+def _buy_order(n: int, turn: int, dealer: int, next_in_turn: bool) -> tuple[int, ...]:
+    """SH-10.3: the seats other than the player in turn, in the order the upcard is offered
+    (before the discarder and the buy limits are applied)."""
+    if next_in_turn:
+        return tuple((turn + k) % n for k in range(1, n))
+    start = (dealer + 1) % n
+    return tuple((start + k) % n for k in range(n) if (start + k) % n != turn)
+
+
+@cache
+def _run_lengths(run_len: int, min_sizes: bool, ace_both_ends: bool) -> tuple[int, ...]:
+    """The lengths a contract's run may have (SH-8.2): exactly ``run_len``, or under
+    ``contract_min_sizes`` any length from it to the longest run (SH-7.3)."""
+    if not min_sizes:
+        return (run_len,)
+    return tuple(range(run_len, (14 if ace_both_ends else 13) + 1))
 
 
 def _make_copy() -> Callable[[ShanghaiState], ShanghaiState]:
