@@ -549,3 +549,14 @@ def test_help(cmd):
     assert r.exit_code == 0
     assert "Usage" in r.output
     assert len(r.output) > 300
+
+
+def test_play_names_the_house_rules_in_effect():
+    """The game's opening lines say which house rules --preset and --option changed."""
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "1", "--preset", "pagat",
+            "--option", "target_score=3000", input="quit\n")
+    assert r.exit_code == 0, r.output
+    line = " ".join(r.output.split("House rules:", 1)[1].split("(the rules", 1)[0].split())
+    assert "wild_ratio=pagat" in line and "target_score=3000" in line
+    plain = run("play", "classic-canasta", "--players", "2", "--seed", "1", input="quit\n")
+    assert "House rules:" not in plain.output

@@ -8,6 +8,7 @@ seat's observation.
 from __future__ import annotations
 
 import random
+import json
 import re
 import sys
 from pathlib import Path
@@ -371,7 +372,20 @@ class Session:
         self.console.print(Text(
             f"{self.ui.title}, {self.players} players, seed {self.seed}. {who}. Bots: {bots}.",
             style="bold"))
+        changed = self.house_rules()
+        if changed:
+            self.console.print("House rules: " + ", ".join(changed) + " (the rules as written "
+                               "otherwise).", markup=False, highlight=False)
         self.console.print(self.ui.hint, markup=False)
+
+    def house_rules(self) -> list[str]:
+        """The options of this game that differ from the rules as written, as
+        ``NAME=VALUE`` (what ``--preset`` and ``--option`` changed)."""
+        opts = self.state.options
+        plain = type(opts)(player_count=opts.player_count).to_json()
+        return [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+                for k, v in opts.to_json().items()
+                if k != "player_count" and plain.get(k) != v]
 
     def save_record(self) -> None:
         if self.save is None:
