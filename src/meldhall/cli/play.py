@@ -382,7 +382,7 @@ class Session:
         """The options of this game that differ from the rules as written, as
         ``NAME=VALUE`` (what ``--preset`` and ``--option`` changed)."""
         opts = self.state.options
-        plain = type(opts).from_json({"player_count": opts.player_count}).to_json()
+        plain = new_game(self.game, players=opts.player_count, seed=0).options.to_json()
         return [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
                 for k, v in opts.to_json().items()
                 if k != "player_count" and plain.get(k) != v]
