@@ -207,10 +207,14 @@ def test_why_says_no_better_for_a_zero_difference():
     a, b = [x for x in state.legal_actions() if str(x).startswith("discard")][:2]
     ranked = [ActionValue(a, 7, -20.0, True), ActionValue(b, 7, -20.0, False, 0.0, 0.0)]
     why = _why(ranked, LEVELS["classic-canasta"]["normal"])
-    assert "did no better (+0 ± 0 points over 7 deals)" in why and "worse" not in why
+    assert "did no better: +0 ± 0 points over 7 deals" in why and "worse" not in why
     ranked[1] = ActionValue(b, 7, -30.0, False, -10.0, 4.0)
-    assert "did worse (-10 ± 4 points" in _why(ranked, LEVELS["classic-canasta"]["normal"])
+    assert "did worse: -10 ± 4 points" in _why(ranked, LEVELS["classic-canasta"]["normal"])
     # Shanghai: the sign is said in penalty points
     ranked[1] = ActionValue(b, 7, -10.0, False, 6.0, 9.0)
     why = _why(ranked, LEVELS["shanghai-rummy"]["normal"], penalty=True)
-    assert "+6 ± 9 (fewer penalty points)" in why and "side" not in why
+    assert "+6 ± 9, fewer penalty points" in why and "side" not in why
+    # a difference that rounds to nothing is "+0", never "-0", and brackets do not nest
+    ranked[1] = ActionValue(b, 19, -10.0, False, -0.3, 6.0)
+    why = _why(ranked, LEVELS["shanghai-rummy"]["normal"], penalty=True)
+    assert "did no better: +0 ± 6, as many penalty points over 19 deals" in why

@@ -199,12 +199,13 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
 
 
 def _pm(adv: float, se: float, penalty: bool = False) -> str:
-    """``+101 ± 298 points``; with ``penalty`` (Shanghai Rummy) the sign is said: ``+14 ± 5
-    (fewer penalty points)``."""
+    """``+101 ± 298 points``; with ``penalty`` (Shanghai Rummy) the sign is said:
+    ``+14 ± 5, fewer penalty points``; a difference that rounds to 0 is ``+0``."""
+    adv = round(adv) or 0  # never "-0"
     if not penalty:
-        return f"{adv:+.0f} ± {se:.0f} points"
-    sign = "fewer" if round(adv) > 0 else "more" if round(adv) < 0 else "as many"
-    return f"{adv:+.0f} ± {se:.0f} ({sign} penalty points)"
+        return f"{adv:+d} ± {se:.0f} points"
+    sign = "fewer" if adv > 0 else "more" if adv < 0 else "as many"
+    return f"{adv:+d} ± {se:.0f}, {sign} penalty points"
 
 
 def _gate(level: Any) -> str:
@@ -294,9 +295,9 @@ def _why(ranked: Sequence[Any], level: Any, penalty: bool = False) -> str:
     elif round(last.advantage) > 0:
         said = f"{keeps}: the last challenger, {last.action}, did {fig}, not enough"
     elif round(last.advantage) == 0:
-        said = f"{keeps}: the last challenger, {last.action}, did no better ({fig})"
+        said = f"{keeps}: the last challenger, {last.action}, did no better: {fig}"
     else:
-        said = f"{keeps}: the last challenger, {last.action}, did worse ({fig})"
+        said = f"{keeps}: the last challenger, {last.action}, did worse: {fig}"
     dropped = [av for av in others if av is not last and av.stderr is not None
                and av.advantage is not None and av.advantage > av.stderr]
     if dropped:
