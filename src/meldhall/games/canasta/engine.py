@@ -930,6 +930,11 @@ class CanastaState(State):
             return False
         return True
 
+    def _upcard_parts_ok(self, r: int, n: int, t: int, j: int, counts: Sequence[int]) -> bool:
+        """:meth:`_upcard_stage_ok` of the meld of rank ``r`` with ``n`` naturals, ``t`` twos
+        and ``j`` jokers (without building it, where a game can)."""
+        return self._upcard_stage_ok(MeldSpec(r, n, t, j), counts)
+
     def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
         """Whether :meth:`_check_stage` accepts ``spec`` as the upcard's meld from ``counts``."""
         try:
@@ -1138,17 +1143,18 @@ class CanastaState(State):
         if r in (JOKER, TWO, 3):
             return got
         counts = self._counts()
+        minimum = self.minimum_for(self.turn)
         for up in self._take_candidates(r, counts):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
-            spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
-            if not self._upcard_stage_ok(spec, counts):
+            if not self._upcard_parts_ok(r, up.naturals, up.twos, up.jokers, counts):
                 continue
+            spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
             rest = list(counts)
             rest[r] -= up.naturals
             rest[TWO] -= up.twos
             rest[JOKER] -= up.jokers
-            need = self.minimum_for(self.turn) - _count_of(up, r)
+            need = minimum - _count_of(up, r)
             # only whether one commits matters here: the melds in any order
             for extra in self._extras_largest_first(rest, r, need, canonical=False):
                 if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):

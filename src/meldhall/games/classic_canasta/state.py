@@ -914,12 +914,14 @@ class ClassicCanastaState(CanastaState):
 
     def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
         """:meth:`_check_stage` of the upcard's meld as a test (CC-8.5, CC-8.6, CC-6.2)."""
-        r, n = spec.rank, spec.naturals
-        w = spec.twos + spec.jokers
+        return self._upcard_parts_ok(spec.rank, spec.naturals, spec.twos, spec.jokers, counts)
+
+    def _upcard_parts_ok(self, r: int, n: int, t: int, j: int, counts: Sequence[int]) -> bool:
+        w = t + j
         top = self._top_takeable()
         if top < 0 or r != top:
             return False
-        if counts[r] < n or counts[TWO] < spec.twos or counts[JOKER] < spec.jokers:
+        if counts[r] < n or counts[TWO] < t or counts[JOKER] < j:
             return False
         if n == 0 and w == 0:
             return False
@@ -976,6 +978,18 @@ class ClassicCanastaState(CanastaState):
         if sum(counts) < 2:
             return False
         side = self.side_of[self.turn]
+        my = self.melds[side]
+        # can_go_out's own first test, on the counts alone where the side has not melded
+        b3 = counts[3]
+        if b3 == 2:
+            return False
+        lone = _naturals(counts).count(1)
+        if lone + (1 if b3 == 1 else 0) > 1:
+            if my == NO_MELDS:
+                return False
+            lone = sum(1 for r in NATURAL_RANKS if counts[r] == 1 and my[r] is None)
+            if lone + (1 if b3 == 1 else 0) > 1:
+                return False
         if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
                           black_three_max=self._b3_max()):
             return False
@@ -1441,6 +1455,8 @@ def _meld_ok(left: int, ca: int, go_blocked: bool, req: int, must_go: bool,
 
 
 _ADDS_TO: dict[tuple[int, int, int, int, int, int, bool], list[Add]] = {}
+#: The counts of the natural ranks of a hand.
+_naturals = itemgetter(*NATURAL_RANKS)
 _NEW_MELDS: dict[tuple[int, int, int, int, bool], list[Meld]] = {}
 #: The discards in the order they are listed, and the counts of a hand in that order.
 _HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)
