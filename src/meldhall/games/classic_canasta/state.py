@@ -1057,8 +1057,9 @@ class ClassicCanastaState(CanastaState):
                     if not must_go:
                         # the largest addition leaves the fewest cards (the wild cards a meld
                         # takes grow with its naturals): when it leaves two, all pass as they are
-                        room = (3 if pagat else min(3, mn + cr)) - mw
-                        if h - cr - max(0, min(wild_held, room)) >= 2:
+                        room = (3 if pagat or mn + cr > 3 else mn + cr) - mw
+                        top = wild_held if wild_held < room else room if room > 0 else 0
+                        if h - cr - top >= 2:
                             out.extend(_adds_to(r, cr, mn, mw, tw, jk, pagat))
                             continue
                     for n in range(cr, -1, -1):
@@ -1091,7 +1092,8 @@ class ClassicCanastaState(CanastaState):
                     cr = counts[r]
                     if my[r] is not None or cr < 2:
                         continue
-                    if not must_go and h - cr - min(wild_held, 3 if pagat or cr > 3 else cr) >= 2:
+                    cap = 3 if pagat or cr > 3 else cr
+                    if not must_go and h - cr - (wild_held if wild_held < cap else cap) >= 2:
                         out.extend(_new_melds_of(r, cr, tw, jk, pagat))  # as for the additions
                         continue
                     for n in range(cr, 1, -1):
