@@ -1007,12 +1007,23 @@ class RailroadCanastaState(CanastaState):
                     if m is None:
                         continue
                     space = 7 - m.size
-                    n_max = 0 if r == JOKER else min(counts[r], space)
+                    cr = counts[r]
+                    n_max = 0 if r == JOKER else cr if cr < space else space
                     if fast:
                         # the largest addition leaves the fewest cards, and the fewest that are
                         # not sevens: when even it leaves enough, every addition is accepted
-                        room = self._wild_room(r, m.naturals + n_max, m.wilds, m.size + n_max)
-                        top = min(room, space - n_max, tw + jk)
+                        # (its wild cards: _wild_room and min written out)
+                        top = space - n_max
+                        if r == SEVEN:
+                            top = 0
+                        elif r != JOKER:
+                            nat = m.naturals + n_max
+                            room = ((nat if nat < 3 else 3) if wl == "wild_le_natural"
+                                    else limit(nat)) - m.wilds
+                            if room < top:
+                                top = room if room > 0 else 0
+                        if tw + jk < top:
+                            top = tw + jk
                         if h - n_max - top >= 2 and \
                                 nonseven - (0 if r == SEVEN else n_max) - top > 0:
                             out.extend(self._adds_to(r, n_max, m, tw, jk, wl))
@@ -1044,8 +1055,16 @@ class RailroadCanastaState(CanastaState):
                         continue
                     if fast:
                         # as for the additions: the largest new meld leaves the fewest cards
-                        n = min(cr, 7)
-                        top = min(0 if r == SEVEN else min(limit(n), 7 - n), tw + jk)
+                        n = cr if cr < 7 else 7
+                        if r == SEVEN:
+                            top = 0
+                        else:
+                            top = ((n if n < 3 else 3) if wl == "wild_le_natural"
+                                   else limit(n))
+                            if 7 - n < top:
+                                top = 7 - n
+                            if tw + jk < top:
+                                top = tw + jk
                         if h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) - top > 0:
                             out.extend(_new_melds(r, n, has_open, tw, jk, limit, wl))
                             continue
@@ -1072,8 +1091,8 @@ class RailroadCanastaState(CanastaState):
         elif fast and h >= 2:
             held = _held(counts)
             if counts[SEVEN] and self._locked_now():
+                # RR-9.6: no seven is discarded while the lock holds
                 out.extend(d for d, c in zip(_HELD_DISCARDS, held) if c and d.kind != SEVEN)
-                slow.append(DISCARDS[SEVEN])  # RR-9.6, the check decides
             else:
                 out.extend(compress(_HELD_DISCARDS, held))
         else:
