@@ -329,7 +329,7 @@ class Pack:
 
     __slots__ = ("decks", "jokers", "cards", "names", "size", "rank_mask", "full_mask",
                  "rank_of", "suit_of", "red_mask", "black_mask", "red_threes", "_index",
-                 "_shifts")
+                 "_shifts", "_kind_shifts")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -365,6 +365,7 @@ class Pack:
         self._index = {c: i for i, c in enumerate(cards)}
         # where each deck's suits start in a mask, for the counts below
         self._shifts = tuple(range(0, 52 * decks, 13))
+        self._kind_shifts = tuple((sh, 8 * (sh % 52)) for sh in self._shifts)
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -416,8 +417,8 @@ class Pack:
         Equal to counting ``card_id % 52`` (``52`` for a joker) over the ids in the mask."""
         sp = _SPREAD
         acc = 0
-        for shift in self._shifts:
-            acc += sp[(mask >> shift) & 8191] << (8 * (shift % 52))
+        for shift, to in self._kind_shifts:
+            acc += sp[(mask >> shift) & 8191] << to
         jokers = (mask >> (52 * self.decks)).bit_count()
         return (acc | jokers << 416).to_bytes(53, "little")
 
