@@ -290,7 +290,7 @@ class ClassicCanastaState(CanastaState):
         black threes only after the draw (they are checked as a going out at the commit)."""
         if self.stages >= STAGE_LIMIT:
             return []
-        taken = {sp.rank for sp in self.staged}
+        taken = {sp.rank for sp in self.staged} if self.staged else ()
         tw, jk = avail[TWO], avail[JOKER]
         pagat = self.options.wild_ratio == "pagat"
         out: list[Stage] = []
@@ -298,7 +298,7 @@ class ClassicCanastaState(CanastaState):
             if avail[r] < 2 or r in taken:
                 continue
             out.extend(_stages_of(r, avail[r], tw, jk, pagat))
-        if phase == MELD and 3 not in taken:
+        if phase == MELD and avail[3] >= 3 and 3 not in taken:
             for b in range(3, min(avail[3], self._b3_max()) + 1):
                 out.append(interned_stage(3, b, 0, 0))
         return out
@@ -1028,7 +1028,7 @@ class ClassicCanastaState(CanastaState):
         tw, jk = counts[TWO], counts[JOKER]
         h = sum(counts)
         melded = self.side_has_melded(side)
-        canastas = self.canastas(side)
+        canastas = self.canastas(side) if melded else 0  # a side that has not melded has none
         perm = self.permission
         go_blocked = perm is False or (
             opts.partner_permission == "compulsory" and perm is not True
