@@ -1149,18 +1149,25 @@ class CanastaState(State):
                 continue
             if not self._upcard_parts_ok(r, up.naturals, up.twos, up.jokers, counts):
                 continue
-            spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
-            rest = list(counts)
-            rest[r] -= up.naturals
-            rest[TWO] -= up.twos
-            rest[JOKER] -= up.jokers
-            need = minimum - _count_of(up, r)
-            # only whether one commits matters here: the melds in any order
-            for extra in self._extras_largest_first(rest, r, need, canonical=False):
-                if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
-                    got.append(spec)
-                    break
+            if self._upcard_meld_commits(up, counts, minimum):
+                got.append(MeldSpec(r, up.naturals, up.twos, up.jokers))
         return got
+
+    def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
+        """Whether the take ``up`` (the upcard's meld, a valid stage) commits with some further
+        melds from ``counts``, the hand, the first melding needing ``minimum``
+        (:meth:`_committable_upcard_melds`; a game may search faster, with the same answer)."""
+        r = up.rank
+        rest = list(counts)
+        rest[r] -= up.naturals
+        rest[TWO] -= up.twos
+        rest[JOKER] -= up.jokers
+        need = minimum - _count_of(up, r)
+        # only whether one commits matters here: the melds in any order
+        for extra in self._extras_largest_first(rest, r, need, canonical=False):
+            if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
+                return True
+        return False
 
     @abc.abstractmethod
     def _extras_largest_first(self, rest: list[int], up_rank: int, need: int,

@@ -912,6 +912,62 @@ class ClassicCanastaState(CanastaState):
             return False  # CC-10.5
         return self._go_out_allowed(canastas_after)  # CC-5.7
 
+    def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
+        """Whether a take with the upcard's meld ``up`` (a valid stage, CC-8.5, CC-8.6) and
+        some further new melds would pass :meth:`_take_ok`: the melds
+        :meth:`_extras_largest_first` would list, searched depth first without building them.
+        For those melds (one per rank, valid by construction, the side unmelded) the take's
+        test is the count reached (CC-7.4) and the hand it leaves (CC-5.7, CC-8.8, CC-10.5)."""
+        opts = self.options
+        r, n, t, j = up.rank, up.naturals, up.twos, up.jokers
+        h = sum(counts)
+        pile = self.pile
+        if opts.single_card_pile_restriction and h == 1 and len(pile) == 1:
+            return False  # CC-8.8
+        rest = list(counts)
+        rest[r] -= n
+        rest[TWO] -= t
+        rest[JOKER] -= j
+        need = minimum - ((n + 1) * V[r] + t * V[TWO] + j * V[JOKER])
+        red = self.pack.red_threes
+        base_left = h - n - t - j + len(pile) - 1 - sum(1 for c in pile[:-1] if (red >> c) & 1)
+        ranks = [x for x in NATURAL_RANKS if x != r and rest[x] >= 2]
+        v2, vj = V[TWO], V[JOKER]
+        if need <= 0 and base_left > 1:
+            return True  # the upcard's meld alone reaches the count, and leaves two cards
+        pagat = opts.wild_ratio == "pagat"
+        last = len(ranks)
+        best_nat = [0] * (last + 1)
+        for i in range(last - 1, -1, -1):
+            best_nat[i] = best_nat[i + 1] + rest[ranks[i]] * V[ranks[i]]
+        may_empty = not (opts.partner_permission == "compulsory" and self.partners(self.turn))
+
+        def rec(i: int, tl: int, jl: int, got: int, cards: int, can: int) -> bool:
+            if got + best_nat[i] + tl * v2 + jl * vj < need:
+                return False
+            if i == last:
+                if got < need:
+                    return False  # CC-7.4
+                if base_left - cards > 1:
+                    return True
+                return may_empty and self._go_out_allowed(can)  # CC-5.7, CC-10.5
+            rk = ranks[i]
+            vr = V[rk]
+            for nn in range(rest[rk], 1, -1):
+                cap = 3 if pagat or nn > 3 else nn
+                for w in range(cap if cap < tl + jl else tl + jl, (3 - nn if nn < 3 else 0) - 1,
+                               -1):
+                    for jj in range(w if w < jl else jl, -1, -1):
+                        tt = w - jj
+                        if tt > tl:
+                            continue
+                        if rec(i + 1, tl - tt, jl - jj, got + nn * vr + tt * v2 + jj * vj,
+                               cards + nn + w, can + (nn + w >= 7)):
+                            return True
+            return rec(i + 1, tl, jl, got, cards, can)
+
+        return rec(0, rest[TWO], rest[JOKER], 0, 0, 1 if n + t + j + 1 >= 7 else 0)
+
     def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
         """:meth:`_check_stage` of the upcard's meld as a test (CC-8.5, CC-8.6, CC-6.2)."""
         return self._upcard_parts_ok(spec.rank, spec.naturals, spec.twos, spec.jokers, counts)
