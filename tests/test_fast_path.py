@@ -90,6 +90,23 @@ def _check_draw(s, counted: dict) -> None:
         counted["take"] += 1
     if r in (JOKER, TWO, 3) or not s._unmelded():
         return
+    # the upcard melds offered to stage: those with which some take commits, by the check
+    reference = []
+    for up in s._take_candidates(r, counts):
+        if up.extra or not (up.naturals or up.twos or up.jokers):
+            continue
+        spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
+        if not _accepts(s._check_stage, spec, True, counts):
+            continue
+        rest = list(counts)
+        rest[r] -= up.naturals
+        rest[TWO] -= up.twos
+        rest[JOKER] -= up.jokers
+        if any(_accepts(s._plan_take, Take(r, up.naturals, up.twos, up.jokers, e))
+               for e in s._extras_largest_first(rest, r, -10**9)):
+            reference.append(spec)
+    assert s._committable_upcard_melds() == reference, f"{s!r}"
+    counted["committable"] += 1
     for up in s._take_candidates(r, counts):
         spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
         assert s._upcard_stage_ok(spec, counts) == _accepts(s._check_stage, spec, True, counts)
@@ -128,12 +145,14 @@ def _check_canasta_state(s, counted: dict) -> None:
 @pytest.mark.parametrize("game,players,options", CANASTA_CASES)
 def test_fast_predicates_agree_with_the_check(game, players, options):
     counted: dict[str, int] = {k: 0 for k in ("take", "upcard stage", "take with melds",
-                                              "staged take", "meld done", "ask")}
+                                              "committable", "staged take", "meld done",
+                                              "ask")}
     for s in _random_states(game, players, options, seed=players * 101, steps=4000, every=2):
         _check_canasta_state(s, counted)
     assert counted["take"] > 1000 and counted["meld done"] > 20, counted
     if game == "classic-canasta":
         assert counted["upcard stage"] > 50 and counted["take with melds"] > 20, counted
+        assert counted["committable"] > 50, counted
         if players in (4, 6):
             assert counted["ask"] > 50, counted
 

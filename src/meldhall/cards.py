@@ -220,6 +220,12 @@ def copy_key_from(h: int, *parts: int) -> int:
     """:func:`copy_key` of earlier parts and ``parts``, from ``h``, the :func:`copy_key` of the
     earlier parts (``copy_key(a, b, c) == copy_key_from(copy_key(a, b), c)``)."""
     for p in parts:
+        if 0 <= p <= _M64:  # one 64-bit word (the usual case): the loop below, once
+            x = ((h ^ p) + 0x9E3779B97F4A7C15) & _M64
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+            h = x ^ (x >> 31)
+            continue
         if p < 0:
             p = (~p << 1) | 1  # fold the sign in, so the loop below ends
         while True:
@@ -280,7 +286,12 @@ def choose_copies(tiers: Iterable[int], count: int, key: int, n52: int) -> int:
         # by name first: the i-th card of this list has the same name whichever copies the
         # hand holds (ids are deck * 52 + name; jokers all look alike); a stable sort of the
         # ids in increasing order, so copies of one name stay in deck order
-        ids = list(iter_ids(tier))
+        ids = []
+        rest = tier
+        while rest:  # iter_ids, written out
+            low = rest & -rest
+            ids.append(low.bit_length() - 1)
+            rest ^= low
         if ids[-1] < n52:
             ids.sort(key=_MOD52)  # standard cards only: the name is the id modulo 52
         elif ids[0] < n52:
@@ -329,7 +340,7 @@ class Pack:
 
     __slots__ = ("decks", "jokers", "cards", "names", "size", "rank_mask", "full_mask",
                  "rank_of", "suit_of", "red_mask", "black_mask", "red_threes", "_index",
-                 "_shifts")
+                 "_shifts", "_kind_shifts")
 
     def __init__(self, decks: int, jokers: int):
         if decks < 1 or jokers < 0:
@@ -365,6 +376,7 @@ class Pack:
         self._index = {c: i for i, c in enumerate(cards)}
         # where each deck's suits start in a mask, for the counts below
         self._shifts = tuple(range(0, 52 * decks, 13))
+        self._kind_shifts = tuple((sh, 8 * (sh % 52)) for sh in self._shifts)
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -416,8 +428,8 @@ class Pack:
         Equal to counting ``card_id % 52`` (``52`` for a joker) over the ids in the mask."""
         sp = _SPREAD
         acc = 0
-        for shift in self._shifts:
-            acc += sp[(mask >> shift) & 8191] << (8 * (shift % 52))
+        for shift, to in self._kind_shifts:
+            acc += sp[(mask >> shift) & 8191] << to
         jokers = (mask >> (52 * self.decks)).bit_count()
         return (acc | jokers << 416).to_bytes(53, "little")
 

@@ -943,6 +943,11 @@ class CanastaState(State):
             return False
         return True
 
+    def _upcard_parts_ok(self, r: int, n: int, t: int, j: int, counts: Sequence[int]) -> bool:
+        """:meth:`_upcard_stage_ok` of the meld of rank ``r`` with ``n`` naturals, ``t`` twos
+        and ``j`` jokers (without building it, where a game can)."""
+        return self._upcard_stage_ok(MeldSpec(r, n, t, j), counts)
+
     def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
         """Whether :meth:`_check_stage` accepts ``spec`` as the upcard's meld from ``counts``."""
         try:
@@ -1151,23 +1156,31 @@ class CanastaState(State):
         if r in (JOKER, TWO, 3):
             return got
         counts = self._counts()
+        minimum = self.minimum_for(self.turn)
         for up in self._take_candidates(r, counts):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
-            spec = MeldSpec(r, up.naturals, up.twos, up.jokers)
-            if not self._upcard_stage_ok(spec, counts):
+            if not self._upcard_parts_ok(r, up.naturals, up.twos, up.jokers, counts):
                 continue
-            rest = list(counts)
-            rest[r] -= up.naturals
-            rest[TWO] -= up.twos
-            rest[JOKER] -= up.jokers
-            need = self.minimum_for(self.turn) - _count_of(up, r)
-            # only whether one commits matters here: the melds in any order
-            for extra in self._extras_largest_first(rest, r, need, canonical=False):
-                if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
-                    got.append(spec)
-                    break
+            if self._upcard_meld_commits(up, counts, minimum):
+                got.append(MeldSpec(r, up.naturals, up.twos, up.jokers))
         return got
+
+    def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
+        """Whether the take ``up`` (the upcard's meld, a valid stage) commits with some further
+        melds from ``counts``, the hand, the first melding needing ``minimum``
+        (:meth:`_committable_upcard_melds`; a game may search faster, with the same answer)."""
+        r = up.rank
+        rest = list(counts)
+        rest[r] -= up.naturals
+        rest[TWO] -= up.twos
+        rest[JOKER] -= up.jokers
+        need = minimum - _count_of(up, r)
+        # only whether one commits matters here: the melds in any order
+        for extra in self._extras_largest_first(rest, r, need, canonical=False):
+            if self._take_ok(Take(r, up.naturals, up.twos, up.jokers, extra)):
+                return True
+        return False
 
     @abc.abstractmethod
     def _extras_largest_first(self, rest: list[int], up_rank: int, need: int,

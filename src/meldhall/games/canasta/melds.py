@@ -100,6 +100,7 @@ def _canasta_bound(counts: Sequence[int], melds: dict[int, MeldState], ratio: st
     :func:`can_go_out` at once."""
     sizes: list[int] = []
     rooms: list[int] = []
+    pagat = ratio == "pagat"
     for r in NATURAL_RANKS:
         c = counts[r]
         m = melds.get(r)
@@ -110,7 +111,8 @@ def _canasta_bound(counts: Sequence[int], melds: dict[int, MeldState], ratio: st
         else:
             continue
         sizes.append(n + w)
-        rooms.append(wild_room(n, w, ratio))
+        cap = 3 if pagat or n > 3 else n  # wild_room(n, w, ratio), written out
+        rooms.append(cap - w if cap > w else 0)
     return _greedy(sizes, rooms, counts[0] + counts[2], canasta_size)
 
 
@@ -141,13 +143,15 @@ def _placement(
     rooms: list[int] = []  # wild cards each can still take
     nat_in: list[int] = []  # naturals the hand adds to each meld
     must = 0
+    pagat = ratio == "pagat"
     for r in NATURAL_RANKS:
         c = counts[r]
         m = melds.get(r)
         if m is not None:
             n, w = m[0] + c, m[1] + m[2]
             sizes.append(n + w)
-            rooms.append(wild_room(n, w, ratio))
+            cap = 3 if pagat or n > 3 else n  # wild_room(n, w, ratio), written out
+            rooms.append(cap - w if cap > w else 0)
             nat_in.append(c)
             if c >= 2:
                 multi = True
@@ -156,7 +160,8 @@ def _placement(
             nd = 1 if c == 2 else 0  # two naturals need a wild card (CC-6.1)
             must += nd
             sizes.append(c + nd)
-            rooms.append(wild_room(c, nd, ratio))
+            cap = 3 if pagat or c > 3 else c
+            rooms.append(cap - nd if cap > nd else 0)
             nat_in.append(c)
         elif c == 1:
             return False
@@ -225,10 +230,31 @@ def can_go_out(
         return False  # not even every card of the hand would make the canastas
     if _placement(counts, melds, ratio, black_three_max, canasta_size, required, False):
         return True
+    # Then with a final discard of one card of each kind held.  _placement refuses at once a
+    # hand holding a single natural of a rank the side has not melded, or a black-three count
+    # outside 3 … black_three_max; and it reads jokers and twos only as wild cards, so
+    # discarding either is the same: those discards are not tried.
+    lone = [r for r in NATURAL_RANKS if counts[r] == 1 and r not in melds]
+    b3_ok = not b3 or 3 <= b3 <= black_three_max
     rest = list(counts)
+    wild_tried = False
     for k in range(14):
         if not counts[k]:
             continue
+        if k == 3:
+            if lone or not (b3 == 1 or 3 <= b3 - 1 <= black_three_max):
+                continue
+        elif not b3_ok:
+            continue
+        elif k == 0 or k == 2:
+            if lone or wild_tried:
+                continue
+            wild_tried = True
+        elif lone:
+            if k != lone[0]:
+                continue
+        elif k not in melds and counts[k] == 2:
+            continue  # the other card of the pair would be left alone
         rest[k] -= 1
         ok = _placement(rest, melds, ratio, black_three_max, canasta_size, required, True)
         rest[k] += 1

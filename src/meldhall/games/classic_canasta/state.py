@@ -290,7 +290,7 @@ class ClassicCanastaState(CanastaState):
         black threes only after the draw (they are checked as a going out at the commit)."""
         if self.stages >= STAGE_LIMIT:
             return []
-        taken = {sp.rank for sp in self.staged}
+        taken = {sp.rank for sp in self.staged} if self.staged else ()
         tw, jk = avail[TWO], avail[JOKER]
         pagat = self.options.wild_ratio == "pagat"
         out: list[Stage] = []
@@ -298,7 +298,7 @@ class ClassicCanastaState(CanastaState):
             if avail[r] < 2 or r in taken:
                 continue
             out.extend(_stages_of(r, avail[r], tw, jk, pagat))
-        if phase == MELD and 3 not in taken:
+        if phase == MELD and avail[3] >= 3 and 3 not in taken:
             for b in range(3, min(avail[3], self._b3_max()) + 1):
                 out.append(interned_stage(3, b, 0, 0))
         return out
@@ -912,14 +912,72 @@ class ClassicCanastaState(CanastaState):
             return False  # CC-10.5
         return self._go_out_allowed(canastas_after)  # CC-5.7
 
+    def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
+        """Whether a take with the upcard's meld ``up`` (a valid stage, CC-8.5, CC-8.6) and
+        some further new melds would pass :meth:`_take_ok`: the melds
+        :meth:`_extras_largest_first` would list, searched depth first without building them.
+        For those melds (one per rank, valid by construction, the side unmelded) the take's
+        test is the count reached (CC-7.4) and the hand it leaves (CC-5.7, CC-8.8, CC-10.5)."""
+        opts = self.options
+        r, n, t, j = up.rank, up.naturals, up.twos, up.jokers
+        h = sum(counts)
+        pile = self.pile
+        if opts.single_card_pile_restriction and h == 1 and len(pile) == 1:
+            return False  # CC-8.8
+        rest = list(counts)
+        rest[r] -= n
+        rest[TWO] -= t
+        rest[JOKER] -= j
+        need = minimum - ((n + 1) * V[r] + t * V[TWO] + j * V[JOKER])
+        red = self.pack.red_threes
+        base_left = h - n - t - j + len(pile) - 1 - sum(1 for c in pile[:-1] if (red >> c) & 1)
+        ranks = [x for x in NATURAL_RANKS if x != r and rest[x] >= 2]
+        v2, vj = V[TWO], V[JOKER]
+        if need <= 0 and base_left > 1:
+            return True  # the upcard's meld alone reaches the count, and leaves two cards
+        pagat = opts.wild_ratio == "pagat"
+        last = len(ranks)
+        best_nat = [0] * (last + 1)
+        for i in range(last - 1, -1, -1):
+            best_nat[i] = best_nat[i + 1] + rest[ranks[i]] * V[ranks[i]]
+        may_empty = not (opts.partner_permission == "compulsory" and self.partners(self.turn))
+
+        def rec(i: int, tl: int, jl: int, got: int, cards: int, can: int) -> bool:
+            if got + best_nat[i] + tl * v2 + jl * vj < need:
+                return False
+            if i == last:
+                if got < need:
+                    return False  # CC-7.4
+                if base_left - cards > 1:
+                    return True
+                return may_empty and self._go_out_allowed(can)  # CC-5.7, CC-10.5
+            rk = ranks[i]
+            vr = V[rk]
+            for nn in range(rest[rk], 1, -1):
+                cap = 3 if pagat or nn > 3 else nn
+                for w in range(cap if cap < tl + jl else tl + jl, (3 - nn if nn < 3 else 0) - 1,
+                               -1):
+                    for jj in range(w if w < jl else jl, -1, -1):
+                        tt = w - jj
+                        if tt > tl:
+                            continue
+                        if rec(i + 1, tl - tt, jl - jj, got + nn * vr + tt * v2 + jj * vj,
+                               cards + nn + w, can + (nn + w >= 7)):
+                            return True
+            return rec(i + 1, tl, jl, got, cards, can)
+
+        return rec(0, rest[TWO], rest[JOKER], 0, 0, 1 if n + t + j + 1 >= 7 else 0)
+
     def _upcard_stage_ok(self, spec: MeldSpec, counts: Sequence[int]) -> bool:
         """:meth:`_check_stage` of the upcard's meld as a test (CC-8.5, CC-8.6, CC-6.2)."""
-        r, n = spec.rank, spec.naturals
-        w = spec.twos + spec.jokers
+        return self._upcard_parts_ok(spec.rank, spec.naturals, spec.twos, spec.jokers, counts)
+
+    def _upcard_parts_ok(self, r: int, n: int, t: int, j: int, counts: Sequence[int]) -> bool:
+        w = t + j
         top = self._top_takeable()
         if top < 0 or r != top:
             return False
-        if counts[r] < n or counts[TWO] < spec.twos or counts[JOKER] < spec.jokers:
+        if counts[r] < n or counts[TWO] < t or counts[JOKER] < j:
             return False
         if n == 0 and w == 0:
             return False
@@ -976,6 +1034,18 @@ class ClassicCanastaState(CanastaState):
         if sum(counts) < 2:
             return False
         side = self.side_of[self.turn]
+        my = self.melds[side]
+        # can_go_out's own first test, on the counts alone where the side has not melded
+        b3 = counts[3]
+        if b3 == 2:
+            return False
+        lone = _naturals(counts).count(1)
+        if lone + (1 if b3 == 1 else 0) > 1:
+            if my == NO_MELDS:
+                return False
+            lone = sum(1 for r in NATURAL_RANKS if counts[r] == 1 and my[r] is None)
+            if lone + (1 if b3 == 1 else 0) > 1:
+                return False
         if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
                           black_three_max=self._b3_max()):
             return False
@@ -1014,7 +1084,7 @@ class ClassicCanastaState(CanastaState):
         tw, jk = counts[TWO], counts[JOKER]
         h = sum(counts)
         melded = self.side_has_melded(side)
-        canastas = self.canastas(side)
+        canastas = self.canastas(side) if melded else 0  # a side that has not melded has none
         perm = self.permission
         go_blocked = perm is False or (
             opts.partner_permission == "compulsory" and perm is not True
@@ -1043,8 +1113,9 @@ class ClassicCanastaState(CanastaState):
                     if not must_go:
                         # the largest addition leaves the fewest cards (the wild cards a meld
                         # takes grow with its naturals): when it leaves two, all pass as they are
-                        room = (3 if pagat else min(3, mn + cr)) - mw
-                        if h - cr - max(0, min(wild_held, room)) >= 2:
+                        room = (3 if pagat or mn + cr > 3 else mn + cr) - mw
+                        top = wild_held if wild_held < room else room if room > 0 else 0
+                        if h - cr - top >= 2:
                             out.extend(_adds_to(r, cr, mn, mw, tw, jk, pagat))
                             continue
                     for n in range(cr, -1, -1):
@@ -1077,7 +1148,8 @@ class ClassicCanastaState(CanastaState):
                     cr = counts[r]
                     if my[r] is not None or cr < 2:
                         continue
-                    if not must_go and h - cr - min(wild_held, 3 if pagat or cr > 3 else cr) >= 2:
+                    cap = 3 if pagat or cr > 3 else cr
+                    if not must_go and h - cr - (wild_held if wild_held < cap else cap) >= 2:
                         out.extend(_new_melds_of(r, cr, tw, jk, pagat))  # as for the additions
                         continue
                     for n in range(cr, 1, -1):
@@ -1442,6 +1514,8 @@ def _meld_ok(left: int, ca: int, go_blocked: bool, req: int, must_go: bool,
 
 
 _ADDS_TO: dict[tuple[int, int, int, int, int, int, bool], list[Add]] = {}
+#: The counts of the natural ranks of a hand.
+_naturals = itemgetter(*NATURAL_RANKS)
 _NEW_MELDS: dict[tuple[int, int, int, int, bool], list[Meld]] = {}
 #: The discards in the order they are listed, and the counts of a hand in that order.
 _HELD_DISCARDS = tuple(DISCARDS[k] for k in HELD_KINDS)

@@ -717,10 +717,10 @@ class RailroadCanastaState(CanastaState):
         return used
 
     def _take_ok(self, a: Take) -> bool:
-        """:meth:`_plan_take` as a test for a take without further melds whose hand keeps two
-        cards and one that is not a seven (RR-5.7, RR-5.8 then hold); any other take by the
-        check itself.  tests/test_fast_path.py checks that both agree."""
-        if a.extra or not self.pile:
+        """:meth:`_plan_take` as a test for a take whose hand keeps two cards and one that is
+        not a seven (RR-5.7, RR-5.8 then hold); any other take by the check itself.
+        tests/test_fast_path.py checks that both agree."""
+        if not self.pile:
             return super()._take_ok(a)
         top = self.pile[-1]
         r = self.pack.rank_of[top]
@@ -759,14 +759,31 @@ class RailroadCanastaState(CanastaState):
             size = n + 1 + w
             if size > 7 or (r == SEVEN and w) or w > opts.wild_limit(n + 1):
                 return False  # RR-6.1, RR-6.3, RR-6.2
-        if not self.has_melded(seat) and (n + 1) * V[r] + tw * V[TWO] + jk * V[JOKER] \
-                < self.minimum_for(seat):
+        extra = a.extra
+        used_n, used_7 = n + w, n if r == SEVEN else 0
+        value = (n + 1) * V[r] + tw * V[TWO] + jk * V[JOKER]
+        if extra:
+            if self.has_melded(seat):
+                return False  # RR-6.11
+            try:  # RR-6.1–RR-6.7 for the further melds (most are valid by construction)
+                self._check_new_specs(extra, seat, taken_rank=r if open_m is None and (
+                    n + w + 1) < 7 else None)
+            except IllegalActionError:
+                return False
+            used = used_counts(a)
+            for k in range(14):
+                if used[k] > counts[k]:
+                    return False  # RR-8.4
+            used_n = sum(used)
+            used_7 = used[SEVEN]
+            value = sum(used[k] * V[k] for k in range(14)) + V[r]
+        if not self.has_melded(seat) and value < self.minimum_for(seat):
             return False  # RR-7.3
         # the hand after the pile has joined it (RR-8.6)
         red = self.pack.red_threes
         rank_of = self.pack.rank_of
-        left = sum(counts) - n - w
-        nonseven = left - counts[SEVEN] + (n if r == SEVEN else 0)
+        left = sum(counts) - used_n
+        nonseven = left - counts[SEVEN] + used_7
         for c in self.pile[:-1]:
             if not (red >> c) & 1:
                 left += 1
@@ -775,6 +792,26 @@ class RailroadCanastaState(CanastaState):
         if left >= 2 and nonseven > 0:
             return True
         return super()._take_ok(a)
+
+    def _upcard_parts_ok(self, r: int, n: int, t: int, j: int, counts: Sequence[int]) -> bool:
+        """:meth:`_check_stage` of the upcard's meld (rank ``r``, ``n`` naturals, ``t`` twos,
+        ``j`` jokers from hand) as a test (RR-8.4, RR-8.5, RR-8.7, RR-6.1–RR-6.3)."""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        if self.pack.rank_of[top] != r or r in (JOKER, TWO, BLACK3):
+            return False  # RR-8.2, RR-8.4
+        if counts[r] < n or counts[TWO] < t or counts[JOKER] < j:
+            return False  # RR-8.4
+        w = t + j
+        if n == 0 and w == 0:
+            return False  # RR-8.5
+        if n < 2 and (not (self.options.take_with_natural_and_wild and n == 1 and w >= 1)
+                      or self.pile_frozen):
+            return False  # RR-8.4, RR-8.7
+        size = n + 1 + w
+        return not (size < 3 or size > 7 or (r == SEVEN and w)
+                    or w > self.options.wild_limit(n + 1))  # RR-6.1–RR-6.3
 
     def _take_candidates(self, r: int, counts: Sequence[int]) -> list[Take]:
         """Candidate takes of the pile (RR-8.4, RR-8.5, RR-8.7), filtered by
@@ -1007,12 +1044,23 @@ class RailroadCanastaState(CanastaState):
                     if m is None:
                         continue
                     space = 7 - m.size
-                    n_max = 0 if r == JOKER else min(counts[r], space)
+                    cr = counts[r]
+                    n_max = 0 if r == JOKER else cr if cr < space else space
                     if fast:
                         # the largest addition leaves the fewest cards, and the fewest that are
                         # not sevens: when even it leaves enough, every addition is accepted
-                        room = self._wild_room(r, m.naturals + n_max, m.wilds, m.size + n_max)
-                        top = min(room, space - n_max, tw + jk)
+                        # (its wild cards: _wild_room and min written out)
+                        top = space - n_max
+                        if r == SEVEN:
+                            top = 0
+                        elif r != JOKER:
+                            nat = m.naturals + n_max
+                            room = ((nat if nat < 3 else 3) if wl == "wild_le_natural"
+                                    else limit(nat)) - m.wilds
+                            if room < top:
+                                top = room if room > 0 else 0
+                        if tw + jk < top:
+                            top = tw + jk
                         if h - n_max - top >= 2 and \
                                 nonseven - (0 if r == SEVEN else n_max) - top > 0:
                             out.extend(self._adds_to(r, n_max, m, tw, jk, wl))
@@ -1044,8 +1092,16 @@ class RailroadCanastaState(CanastaState):
                         continue
                     if fast:
                         # as for the additions: the largest new meld leaves the fewest cards
-                        n = min(cr, 7)
-                        top = min(0 if r == SEVEN else min(limit(n), 7 - n), tw + jk)
+                        n = cr if cr < 7 else 7
+                        if r == SEVEN:
+                            top = 0
+                        else:
+                            top = ((n if n < 3 else 3) if wl == "wild_le_natural"
+                                   else limit(n))
+                            if 7 - n < top:
+                                top = 7 - n
+                            if tw + jk < top:
+                                top = tw + jk
                         if h - n - top >= 2 and nonseven - (0 if r == SEVEN else n) - top > 0:
                             out.extend(_new_melds(r, n, has_open, tw, jk, limit, wl))
                             continue
@@ -1072,8 +1128,8 @@ class RailroadCanastaState(CanastaState):
         elif fast and h >= 2:
             held = _held(counts)
             if counts[SEVEN] and self._locked_now():
+                # RR-9.6: no seven is discarded while the lock holds
                 out.extend(d for d, c in zip(_HELD_DISCARDS, held) if c and d.kind != SEVEN)
-                slow.append(DISCARDS[SEVEN])  # RR-9.6, the check decides
             else:
                 out.extend(compress(_HELD_DISCARDS, held))
         else:
