@@ -30,6 +30,10 @@ from websockets.sync.client import connect
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 PG_ENV = "MELDHALL_TEST_POSTGRES_URL"
+#: Debian's Chromium (``.ci/run`` installs it) and the flags it runs headless with here.
+CHROMIUM = os.environ.get("MELDHALL_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def free_port() -> int:
@@ -245,3 +249,16 @@ def server(tmp_path_factory) -> Server:
     srv = Server(f"sqlite:///{folder / 'meldhall.db'}", folder / "server.log").start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium driven by Playwright, one per test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Bots answer between the checks; on a loaded CI machine a turn of three bots can take
+    # longer than expect's 5 s default, so every check waits up to 30 s.
+    sync_api.expect.set_options(timeout=30_000)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()

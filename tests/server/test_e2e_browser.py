@@ -7,19 +7,17 @@ screenshots under tests/artifacts/.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from meldhall import new_game
+
+from .conftest import CHROMIUM
 from meldhall.cards import parse_card
 from meldhall.cli.render import pretty_notation as shown
 
-CHROMIUM = os.environ.get("MELDHALL_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
@@ -77,17 +75,6 @@ def rank_of(physical: str) -> str:
     s = str(c)
     return "JK" if s == "JK" else s[:-1]
 
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    # Bots answer between the checks; on a loaded CI machine a turn of three bots can take
-    # longer than expect's 5 s default, so every check waits up to 30 s.
-    sync_api.expect.set_options(timeout=30_000)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def test_play_a_turn_in_the_browser(server, browser, artifacts):

@@ -24,7 +24,7 @@ import pytest
 from meldhall import new_game
 from meldhall.bots.heuristic import heuristic_bot
 
-from .test_e2e_browser import ARGS, CHROMIUM
+from .conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
@@ -33,15 +33,6 @@ NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
 WIDE, PHONE = (1366, 900), (390, 844)
 NO_ANIMATIONS = "localStorage.setItem('meldhall.animations', 'off');"
 
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    sync_api.expect.set_options(timeout=30_000)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 class Mirror:

@@ -8,18 +8,14 @@ Screenshots go to tests/artifacts/.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from meldhall import new_game
 
-from .conftest import Server
+from .conftest import CHROMIUM, Server
 
-CHROMIUM = os.environ.get("MELDHALL_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)")
@@ -33,15 +29,6 @@ def clock_server(tmp_path_factory) -> Server:
     yield srv
     srv.stop()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    sync_api.expect.set_options(timeout=30_000)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def test_the_clock_runs_out_a_bot_plays_for_me_and_i_take_my_seat_back(clock_server, browser,

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from meldhall.bots.view import ObservationView
+from meldhall.cards import iter_ids
 from meldhall.game import Action
 from meldhall.games.shanghai.actions import (
     BUY,
@@ -165,8 +166,8 @@ class _View(ObservationView):
         ``declined_kinds``, kept per action: no log is read)."""
         p = self.p
         known, took, declined = p["known"], p["took_kinds"], p["declined_kinds"]
-        return {s: {"took": set(_kind_bits(took[s])) | set(_kinds(known[s], self.n52)),
-                    "declined": set(_kind_bits(declined[s]))}
+        return {s: {"took": set(iter_ids(took[s])) | set(_kinds(known[s], self.n52)),
+                    "declined": set(iter_ids(declined[s]))}
                 for s in range(self.n) if s != self.seat}
 
 
@@ -201,16 +202,6 @@ def _least(candidates: Sequence[_A], key: Callable[[_A], tuple]) -> _A:
             if text < best_text:
                 best, best_text = a, text
     return best
-
-
-def _kind_bits(mask: int) -> list[int]:
-    """The kinds set in a bitmask over kinds (bit ``kind``)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 
