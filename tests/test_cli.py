@@ -418,9 +418,25 @@ def test_rules_tables_keep_every_word_at_80_columns(game):
     Console(file=buf, width=80).print(RulesMarkdown(player_rules(game)))
     text = buf.getvalue()
     assert not re.search(r"\w\u2026", text)  # a cell cut short ends in a letter and "…"
-    names = {"classic-canasta": "hidden_canasta_bonus", "railroad-canasta": "minimum_count_table",
-             "shanghai-rummy": "go_out_without_discard"}
-    assert names[game] in text
+    # every option name whole on one line (the four-column table split
+    # "single_card_pile_restric / tion" and cropped the Affects column), its rules named beside
+    # it, and its choices in words, never true/false
+    from meldhall.rules_text.players import house_rules, spec_blocks
+    from meldhall.rules_text.spec import rules_text
+
+    lines = [ln.rstrip() for ln in text.splitlines()]
+    start = max(i for i, ln in enumerate(lines) if ln.strip() == "House rules")
+    end = next((i for i, ln in enumerate(lines) if i > start and ln.strip() == "Edge cases"),
+               len(lines))
+    first_item = next(i for i in range(start, end) if lines[i].lstrip().startswith("•"))
+    section = "\n".join(lines[first_item:end])  # the items, after the introduction
+    table = next(b for b in spec_blocks(rules_text(game)) if b.kind == "house_rules")
+    for rule in house_rules(table):
+        line = next((ln for ln in section.splitlines() if f" {rule.name} " in ln), None)
+        assert line is not None, rule.name
+        for rule_id in rule.affects:
+            assert rule_id in " ".join(section.split()), (rule.name, rule_id)
+    assert not re.search(r"\b(true|false)\b", section)
 
 
 def test_rules_one_rule_without_its_tags():

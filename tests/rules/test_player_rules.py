@@ -385,6 +385,7 @@ def test_no_source_names(game):
     text = player_rules(game)
     assert not re.search(r"\b(Pagat|Britannica|Hoyle)\b", text)
     if game == "classic-canasta":
+        text = " ".join(text.split())  # the house rules are reflowed list items
         assert '`"may_meld_first"` (still no discard)' in text
         assert '`"leave"` (stays on top, blocks first player)' in text
         assert '"pagat"' in text

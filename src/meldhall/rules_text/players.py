@@ -393,7 +393,10 @@ def _choices(rule: HouseRule) -> str:
         rest_a = rule.alternatives[alt.end():].strip()
         return (f"by default {on}{' ' + rest_d if rest_d else ''}; a table may turn it "
                 f"{off}{' ' + rest_a if rest_a else ''}")
-    return f"by default {rule.default}; a table may choose {rule.alternatives} instead"
+    # the spec's "any" / "…, other" cells name no value: a player reads "another value"
+    alt_text = "another value" if rule.alternatives == "any" else re.sub(
+        r",\s*other$", " or another value", rule.alternatives)
+    return f"by default {rule.default}; a table may choose {alt_text} instead"
 
 
 _SEE = "(see *House rules* at the end of the rules)"
@@ -409,17 +412,22 @@ def house_rule_note(rules: list[HouseRule]) -> str:
 
 
 def _house_rules_section(block: Block) -> str:
-    text, _ = strip_annotations(block.text)
-    text = re.sub(r'`"seed"`:\s*', "", text)
-    lines = _tidy(text).splitlines()
-    lines[0] = HOUSE_RULES_HEADING
+    """The players' *House rules* section: one list item per option of the spec's table, its
+    name as typed on the command line, the rules it changes and its choices in words
+    (:func:`_choices`).  A list, not the spec's four-column table, so an 80-column terminal
+    never splits an option name or crops a column, and no cell reads ``true``/``false``."""
     intro = ("Every table can change these rules before the game starts: in the web lobby "
              "(*House rules*), or with `--option NAME=VALUE` and `--preset NAME` on `meldhall "
              "play` and `meldhall simulate`. The defaults are the rules above, and every rule that "
-             "a house rule changes says so. The table describes the choices in words; the lobby "
-             "shows each option with its default and a one-line explanation, the values to "
-             "choose from where there is a fixed set, and the presets (*Preset*).")
-    return "\n".join([lines[0], "", intro, *lines[1:]])
+             "a house rule changes says so. The lobby shows each option with its default and a "
+             "one-line explanation, the values to choose from where there is a fixed set, and the "
+             "presets (*Preset*).")
+    items = []
+    for rule in house_rules(block):
+        where = f" ({', '.join(rule.affects)})" if rule.affects else ""
+        choices = _choices(rule)
+        items.append(f"- `{rule.name}`{where}: {choices[0].upper()}{choices[1:]}.")
+    return "\n".join([HOUSE_RULES_HEADING, "", intro, "", *items])
 
 
 # ------------------------------------------------------------------------------ overrides
