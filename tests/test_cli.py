@@ -338,7 +338,7 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
     text = console.export_text()
     assert text.index(f"Hint for seat 0: {a[0]}") < text.index("Why: Because.") \
         < text.index(str(a[1]))
-    assert "Estimate: -195 points" in text and "15 playouts" in text
+    assert "Estimate: −195 points" in text and "15 playouts" in text
     rows = [ln for ln in text.splitlines() if ln.strip().startswith("discard")]
     # measured moves (with a standard error) first: the last challenger, which the decision
     # compared on every deal, before a move dropped after 3 deals however good it looked
@@ -347,6 +347,12 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
     assert "+101 ± 298" in rows[0] and "last challenger" in rows[0]
     assert "+188 ± 152" in rows[1] and "dropped after 3 deals" in rows[1]
     assert "too few playouts to say" in rows[2] and "490" not in rows[2]
+
+
+def test_signed_points_use_a_minus_sign():
+    from meldhall.hints import signed
+
+    assert (signed(-11), signed(0.4), signed(-0.4), signed(188)) == ("−11", "+0", "+0", "+188")
 
 
 def test_cli_hint_why_and_json_fields(tmp_path):

@@ -138,31 +138,30 @@ def _readme_position(tmp_path):
 
 def test_hint_alternatives_agree_with_the_decision(tmp_path):
     # ismcts:48 is the normal level without its time cap (reproducible).  The search drops
-    # moves after a few deals and gates only its last challenger, on every deal: a dropped
-    # move may show a larger advantage on its few deals than the recommendation's margin.
-    # Such a move is listed after the last challenger and says how far it got.
+    # moves after a few deals and gates only its last challenger: its own figures showed a
+    # dropped move "+188 ± 152" on 3 deals beside a recommendation measured on 15 (issue 15,
+    # item 7).  A hint plays the recommendation and every listed move out again on the same
+    # deals: no listed move beats the recommendation by the gate, and each says what the
+    # search made of it.
     state, path = _readme_position(tmp_path)
     r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:48", "--top", "8", "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     alts = data["alternatives"]
     assert "one standard error" in data["gate"] and "1.64" not in data["gate"]
-    last = alts[0]
-    assert last["note"].startswith("last challenger")
-    assert last["samples"] == data["samples"]  # compared on every deal
+    assert data["measured_deals"] == data["samples"] >= 2
     for alt in alts:
-        assert alt["samples"] <= last["samples"]
-        if alt["stderr"] is not None and alt["versus_recommended"] > alt["stderr"]:
-            # looks better than the recommendation: it must say why it did not decide
-            assert alt is last or alt["note"].startswith("dropped after"), alt
+        assert alt["samples"] == data["measured_deals"]  # the same deals as the recommendation
+        assert alt["stderr"] is not None
+        assert alt["versus_recommended"] <= alt["stderr"] + 1, alt  # gate 1 SE, whole points
+        assert alt["note"], alt
         for k in ("value", "versus_recommended", "stderr"):  # one precision in the list
             assert alt[k] is None or alt[k] == round(alt[k]), alt
-    if any(a is not last and a["stderr"] is not None and a["versus_recommended"] > a["stderr"]
-           for a in alts):
-        assert "dropped after a few deals" in data["why"]
+    vs = [alt["versus_recommended"] for alt in alts]
+    assert vs == sorted(vs, reverse=True)
     r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:48", "--top", "8"])
     text = " ".join(r.stdout.split())
-    assert "last challenger" in text and "Only that comparison decides" in text
+    assert "compare move with move" in text and "Only that comparison decides" not in text
 
 
 def test_hint_speaks_of_its_own_games_gate_only():
@@ -209,7 +208,7 @@ def test_why_says_no_better_for_a_zero_difference():
     why = _why(ranked, LEVELS["classic-canasta"]["normal"])
     assert "did no better: +0 ± 0 points over 7 deals" in why and "worse" not in why
     ranked[1] = ActionValue(b, 7, -30.0, False, -10.0, 4.0)
-    assert "did worse: -10 ± 4 points" in _why(ranked, LEVELS["classic-canasta"]["normal"])
+    assert "did worse: −10 ± 4 points" in _why(ranked, LEVELS["classic-canasta"]["normal"])
     # Shanghai: the sign is said in penalty points
     ranked[1] = ActionValue(b, 7, -10.0, False, 6.0, 9.0)
     why = _why(ranked, LEVELS["shanghai-rummy"]["normal"], penalty=True)

@@ -7,6 +7,7 @@ that seat could work out, whatever the position file says about the other hands.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -16,7 +17,7 @@ from meldhall.bots.staging import next_step
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
 
-__all__ = ["Hint", "hint", "hint_for_observation"]
+__all__ = ["Hint", "hint", "hint_for_observation", "signed"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class Hint:
         penalty: the game scores penalty points (lower is better, Shanghai Rummy): ``value``
             and the advantages are then penalty points fewer than the others' (positive:
             better).
+        measured: the sampled deals on which the recommendation and every alternative were
+            played out together for this hint (their figures then compare move with move);
+            0 where the figures are the search's own.
     """
 
     seat: int
@@ -70,6 +74,7 @@ class Hint:
     notes: list[str] = field(default_factory=list)
     gate: str = ""
     penalty: bool = False
+    measured: int = 0
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
@@ -91,6 +96,7 @@ class Hint:
             "why": self.why,
             "gate": self.gate,
             "penalty_points": self.penalty,
+            "measured_deals": self.measured,
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
                  "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
@@ -186,16 +192,118 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     level = getattr(b, "level", None)
     penalty = not _high_score_wins(game)
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
+    why = _why(ranked, level, penalty)
+    measure = getattr(b, "measure", None)
+    measured = 0
+    if measure is not None and others and best.visits >= 2 and level is not None \
+            and not getattr(level, "tree", False):
+        best, others, notes, why = _measured_together(measure, observation, ranked, others,
+                                                      level, penalty, rng)
+        measured = best.visits
+    else:
+        notes = [_note(av, ranked, level) for av in others]
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
-    notes = [_note(av, ranked, level) for av in others]
     step = next_step(observation, best.action, legal)
     plan = best.action if best.action not in legal else None
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
     action = step if getattr(observation, "staged", ()) else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
-                plan, step, _why(ranked, level, penalty), notes, gate_rule(level), penalty)
+                plan, step, why, notes, gate_rule(level), penalty, measured)
+
+
+def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | None]:
+    """Mean of ``x - y`` over shared deals and its standard error (``None`` under two)."""
+    diffs = [x - y for x, y in zip(xs, ys)]
+    mean = sum(diffs) / len(diffs)
+    if len(diffs) < 2:
+        return mean, None
+    return mean, math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+
+
+def _measured_together(measure: Any, observation: Observation, ranked: Sequence[Any],
+                       listed: list[Any], level: Any, penalty: bool, rng: random.Random
+                       ) -> tuple[Any, list[Any], list[str], str]:
+    """Comparable figures for a hint: the search's choice and every listed move (the
+    heuristic's choice among them) are played out again on the same fresh sampled deals, as
+    many as the search gave its choice (the bot's ``measure``).  The search drops moves after a
+    few deals on which others happened to lead, and compares its choice with its last
+    challenger only, so its own figures are not comparable move with move.
+
+    The hint recommends the search's choice unless a listed move beats it on these deals by
+    the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
+    the difference from the recommendation on these deals.
+
+    Returns:
+        ``(best, alternatives, notes, why)``: the recommendation (``ActionValue``: its mean and
+        deals), the others against it (advantage and standard error, best first), a note on
+        each (what the search made of it) and the sentence of why.
+    """
+    chosen = ranked[0]
+    moves = [chosen] + list(listed)
+    heur = next((av for av in ranked if av.heuristic), None)
+    if heur is not None and all(m.action != heur.action for m in moves):
+        moves.append(heur)  # the heuristic's choice is always among the figures
+    results = measure(observation, [m.action for m in moves], chosen.visits, rng,
+                      seconds=getattr(level, "seconds", None))
+    deals = len(results[0])
+    z = getattr(level, "gate_z", None) or 1.0
+    rec = 0
+    beating = []
+    for i in range(1, len(moves)):
+        adv, err = _paired(results[i], results[0])
+        if err is not None and adv > z * err:
+            beating.append((adv, i))
+    if beating:
+        rec = max(beating)[1]
+    last = ranked[1] if chosen.heuristic and len(ranked) > 1 else None
+    rows = []
+    for i, m in enumerate(moves):
+        if i == rec:
+            continue
+        adv, err = _paired(results[i], results[rec])
+        av = type(m)(m.action, deals, sum(results[i]) / deals, m.heuristic, adv, err)
+        if i == 0:
+            note = "the search's choice" + (" (the heuristic's)" if m.heuristic else "")
+        elif m.heuristic:
+            note = "the heuristic's choice"
+        elif last is not None and m.action == last.action:
+            note = "the search's last challenger"
+        else:
+            note = f"dropped by the search after {m.visits} deal{'s' if m.visits != 1 else ''}"
+        rows.append((av, note))
+    rows.sort(key=lambda r: r[0].advantage, reverse=True)
+    r = moves[rec]
+    best = type(r)(r.action, deals, sum(results[rec]) / deals, r.heuristic)
+    gate = _gate(level)
+    basis = f"on {deals} sampled deals played for this hint"
+    if rec != 0:
+        adv, err = _paired(results[rec], results[0])
+        why = (f"The search kept {chosen.action}, comparing it only with its last challenger, "
+               f"but {basis} {r.action} beat it by {_pm(adv, err or 0.0, penalty)}, "
+               f"{gate}.")
+    elif not chosen.heuristic and heur is not None:
+        h_i = next(i for i, m in enumerate(moves) if m.action == heur.action)
+        adv, err = _paired(results[0], results[h_i])
+        why = (f"The search found it beat the heuristic's choice ({heur.action}) by {gate}; "
+               f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it.")
+    else:
+        top, _ = rows[0]
+        fig = _pm(top.advantage, top.stderr or 0.0, penalty)
+        said = ("did no better" if round(top.advantage) == 0 else
+                "did worse" if top.advantage < 0 else "not enough")
+        why = (f"It is the heuristic's choice, kept unless another move beats it by {gate}: "
+               f"{basis}, the best other move, {top.action}, did {fig}"
+               + (f", {said}." if said == "not enough" else f": it {said}."))
+    return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+def signed(v: float) -> str:
+    """Whole points with their sign as players read it: ``+101``, ``−11`` (a minus sign, not a
+    hyphen), ``+0`` for anything that rounds to nothing (never ``-0``)."""
+    r = round(v) or 0
+    return f"−{-r}" if r < 0 else f"+{r}"
 
 
 def _pm(adv: float, se: float, penalty: bool = False) -> str:
@@ -203,9 +311,9 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
     ``+14 ± 5, fewer penalty points``; a difference that rounds to 0 is ``+0``."""
     adv = round(adv) or 0  # never "-0"
     if not penalty:
-        return f"{adv:+d} ± {se:.0f} points"
+        return f"{signed(adv)} ± {se:.0f} points"
     sign = "fewer" if adv > 0 else "more" if adv < 0 else "as many"
-    return f"{adv:+d} ± {se:.0f}, {sign} penalty points"
+    return f"{signed(adv)} ± {se:.0f}, {sign} penalty points"
 
 
 def _gate(level: Any) -> str:

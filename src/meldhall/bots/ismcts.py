@@ -395,6 +395,39 @@ class IsmctsBot:
                                  av.value), reverse=True)
         return out or [ActionValue(heur, 0, None, True)]  # no playout fitted the budget
 
+    def measure(self, observation: Observation, actions: Sequence[Action], deals: int,
+                rng: random.Random, seconds: float | None = None) -> list[list[float]]:
+        """Play every one of ``actions`` out on the same fresh sampled deals (common random
+        numbers: the same determinization and the same playout seed for each, as in the root
+        search), for hints whose figures must be comparable move with move.
+
+        Args:
+            observation: the deciding seat's observation (nothing else is read).
+            actions: legal or planning actions (as :meth:`analyse` lists them).
+            deals: sampled deals to play (at least 2 are played whatever ``seconds`` says).
+            rng: the source of every random choice.
+            seconds: stop after the deal that passes this much wall time (``None``: all).
+
+        Returns:
+            Per action (same order), its results in points on each deal played, the
+            observing side's hand score minus the others' mean (as :attr:`ActionValue.value`;
+            penalty points count negative in Shanghai Rummy); every list has the same length.
+        """
+        seat = observation.seat
+        sample = self._sampler(observation)
+        self._lo, self._hi = math.inf, -math.inf
+        results: list[list[float]] = [[] for _ in actions]
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        for k in range(max(2, deals)):
+            det = sample(rng)
+            seed = rng.getrandbits(64)
+            for i, a in enumerate(actions):
+                results[i].append(self._playout(det.apply_unchecked(a), observation.outcome,
+                                                random.Random(seed))[seat])
+            if k >= 1 and deadline is not None and time.perf_counter() > deadline:
+                break
+        return results
+
     def _sampler(self, observation: Observation):
         """``rng -> State``: the observation's determinizations, dealt uniformly or (with
         ``inference``) by the game's inference of the other hands.  The root search plans

@@ -16,7 +16,7 @@ from meldhall.cli.app import app
 from meldhall.cli.common import check_game, err, handle_errors, out
 from meldhall.cli.games import UIS
 from meldhall.errors import RecordError
-from meldhall.hints import Hint, hint
+from meldhall.hints import Hint, hint, signed
 from meldhall.record import RECORD_FORMAT, _read_json, load_position, load_record
 
 
@@ -33,7 +33,7 @@ def _load_state(file: Path):
 
 
 def _points(v: float | None) -> str:
-    return "—" if v is None else f"{v:+.0f}"
+    return "—" if v is None else signed(v)
 
 
 TOO_FEW = "too few playouts to say"
@@ -48,7 +48,7 @@ def _versus(adv: float | None, se: float | None, value: float | None, n: int) ->
         return f"not compared on the same deals (its own mean {_points(value)})"
     if se is None:
         return TOO_FEW
-    return f"{adv:+.0f} ± {se:.0f}"
+    return f"{signed(adv)} ± {se:.0f}"
 
 
 def hint_view(h: Hint, who: str) -> list[RenderableType]:
@@ -95,7 +95,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                      "(± one standard error)", justify="right")
         t.add_column("playouts", justify="right")
         if any(notes):
-            t.add_column("how far it got in the search", ratio=1)
+            t.add_column("what the search made of it" if h.measured else
+                         "how far it got in the search", ratio=1)
         for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n)
             cells: list[RenderableType] = [
@@ -107,11 +108,17 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         sign = ("A positive difference: fewer penalty points than the recommendation on the "
                 "same deals (better); negative: more (worse)." if h.penalty else
                 "A negative difference: worse than the recommendation on the same deals.")
-        parts.append(Text(
-            f"{sign}  {h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
-            "dropped after a few deals was behind the moves kept on those deals, and its "
-            "figure there, however good, is not a measure against the recommendation on "
-            "every deal.", style="dim"))
+        if h.measured:
+            basis = (f"Every move here, the recommendation too, was played out on the same "
+                     f"{h.measured} sampled deals for this hint, so the figures compare move with "
+                     "move.  The hint recommends the search's choice unless another move beats "
+                     "it there by the search's own margin.")
+        else:
+            basis = (f"{h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
+                     "dropped after a few deals was behind the moves kept on those deals, and "
+                     "its figure there, however good, is not a measure against the "
+                     "recommendation on every deal.")
+        parts.append(Text(f"{sign}  {basis}", style="dim"))
     return parts
 
 

@@ -715,8 +715,10 @@ function hintPanel(legal) {
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     // this game's own rule (the hint's "gate"), never another game's
-    box.append(h("p.dim", "Other moves compared (\u00b1 one standard error). "
-      + (d.gate || "") + " A small plus is noise."), list);
+    const basis = d.measured_deals
+      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin.`
+      : "Other moves compared (\u00b1 one standard error). " + (d.gate || "") + " A small plus is noise.";
+    box.append(h("p.dim", basis), list);
   }
   return box;
 }
