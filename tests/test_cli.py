@@ -198,6 +198,7 @@ def _hand_line(text: str) -> str:
 def test_play_hint_is_meldhall_hint_for_the_seat(tmp_path, monkeypatch):
     # a budget without a time cap, so the in-game hint is reproducible on a busy machine
     from meldhall.cli import play
+    from meldhall.cli.render import pretty_notation
 
     monkeypatch.setattr(play, "HINT_BOT", "ismcts:8")
     path = tmp_path / "now.json"
@@ -211,7 +212,8 @@ def test_play_hint_is_meldhall_hint_for_the_seat(tmp_path, monkeypatch):
     # the same adviser and seed as 'meldhall hint' on the game so far (the seat's view only)
     h = run("hint", str(path), "--bot", "ismcts:8", "--json")
     assert h.exit_code == 0, h.output
-    assert json.loads(h.stdout)["action"] == said
+    # the terminal shows suit symbols (issue 15, item 9); the JSON keeps the notation
+    assert pretty_notation(json.loads(h.stdout)["action"]) == said
 
 
 def test_play_sort_toggles_the_hand_by_suit_and_back():
@@ -336,14 +338,16 @@ def test_hint_view_recommendation_first_then_comparable_alternatives():
     for part in hint_view(h, "seat 0"):
         console.print(part)
     text = console.export_text()
-    assert text.index(f"Hint for seat 0: {a[0]}") < text.index("Why: Because.") \
-        < text.index(str(a[1]))
+    from meldhall.cli.render import pretty_notation as pn
+
+    assert text.index(f"Hint for seat 0: {pn(str(a[0]))}") < text.index("Why: Because.") \
+        < text.index(pn(str(a[1])))
     assert "Estimate: −195 points" in text and "15 playouts" in text
     rows = [ln for ln in text.splitlines() if ln.strip().startswith("discard")]
     # measured moves (with a standard error) first: the last challenger, which the decision
     # compared on every deal, before a move dropped after 3 deals however good it looked
     # there (each with how far it got); one playout: nothing to say
-    assert [r.split()[:2] for r in rows] == [str(x).split() for x in (a[2], a[3], a[1])]
+    assert [r.split()[:2] for r in rows] == [pn(str(x)).split() for x in (a[2], a[3], a[1])]
     assert "+101 ± 298" in rows[0] and "last challenger" in rows[0]
     assert "+188 ± 152" in rows[1] and "dropped after 3 deals" in rows[1]
     assert "too few playouts to say" in rows[2] and "490" not in rows[2]
@@ -582,3 +586,13 @@ def test_play_names_the_house_rules_in_effect():
     assert "wild_ratio=pagat" in line and "target_score=3000" in line
     plain = run("play", "classic-canasta", "--players", "2", "--seed", "1", input="quit\n")
     assert "House rules:" not in plain.output
+
+
+def test_terminal_move_list_uses_suit_symbols():
+    """Issue 15 (9): the numbered list said "discard 2S" while the table and log said 2♣."""
+    r = run("play", "shanghai-rummy", "--players", "3", "--seed", "3", "--bots", "heuristic",
+            input="draw\nlegal\nquit\n")
+    assert r.exit_code == 0, r.output
+    listed = [ln for ln in r.output.splitlines() if re.search(r"\d\) discard", ln)]
+    assert listed and all("♠" in ln or "♥" in ln or "♦" in ln or "♣" in ln for ln in listed)
+    assert not any(re.search(r"\d\) discard (?:10|[2-9AJQK])[SHDC]\b", ln) for ln in listed)

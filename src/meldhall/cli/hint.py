@@ -15,6 +15,7 @@ from rich.text import Text
 from meldhall.cli.app import app
 from meldhall.cli.common import check_game, err, handle_errors, out
 from meldhall.cli.games import UIS
+from meldhall.cli.render import notation_text, pretty_notation
 from meldhall.errors import RecordError
 from meldhall.hints import Hint, hint, signed
 from meldhall.record import RECORD_FORMAT, _read_json, load_position, load_record
@@ -56,12 +57,13 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     why, then the other moves compared with it (``who``: ``seat 2``, ``you``)."""
     parts: list[RenderableType] = []
     line = Text(f"Hint for {who}: ", style="bold")
-    line.append(str(h.action), style="bold green")
+    line.append_text(notation_text(str(h.action), style="bold green"))
     parts.append(line)
     if h.value is not None:
         if h.penalty:  # Shanghai Rummy: players, penalty points, lower is better
             pts = round(h.value)
-            what = (f"{abs(pts)} penalty points {'fewer' if pts > 0 else 'more'} than the "
+            what = (f"{abs(pts)} penalty point{'s' if abs(pts) != 1 else ''} "
+                    f"{'fewer' if pts > 0 else 'more'} than the "
                     "other players' mean" if pts else
                     "as many penalty points as the other players' mean")
             parts.append(Text(f"  Estimate: {what} for the deal ({_points(h.value)}: + is "
@@ -71,15 +73,17 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                 f"  Estimate: {_points(h.value)} points for the hand (the side's hand score "
                 f"minus the other sides' mean), averaged over its {h.samples} playouts."))
     if h.why:
-        parts.append(Text(f"  Why: {h.why}"))
+        parts.append(Text("  Why: ").append_text(notation_text(h.why)))
     if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
         # a whole melding is built from staged melds (CC-6.9, RR-6.11, SH-8.1)
-        parts.append(Text(f"  Play it step by step: next '{h.next}' (or type the whole "
-                          f"melding '{h.plan}')", style="dim"))
+        parts.append(Text(f"  Play it step by step: next '{pretty_notation(str(h.next))}' (or "
+                          f"type the whole melding '{pretty_notation(str(h.plan))}')",
+                          style="dim"))
     elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
-        parts.append(Text(f"  This is the next step of '{h.plan}'.", style="dim"))
+        parts.append(Text(f"  This is the next step of '{pretty_notation(str(h.plan))}'.",
+                          style="dim"))
     if h.alternatives:
-        rec = h.plan if h.plan is not None else h.action
+        rec = pretty_notation(str(h.plan if h.plan is not None else h.action))
         notes = list(h.notes) + [""] * (len(h.alternatives) - len(h.notes))
         rows = list(zip(h.alternatives, h._padded_comparisons(), notes))
         # moves measured on two or more shared deals first, those measured on more deals (the
@@ -100,7 +104,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n)
             cells: list[RenderableType] = [
-                str(a), Text(versus, style="dim" if versus == TOO_FEW else ""), str(n)]
+                notation_text(str(a)), Text(versus, style="dim" if versus == TOO_FEW else ""),
+                str(n)]
             if any(notes):
                 cells.append(Text(note, style="dim"))
             t.add_row(*cells)

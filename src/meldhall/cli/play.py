@@ -38,6 +38,7 @@ from meldhall.cli.render import (
     log_line,
     log_text,
     notation_text,
+    pretty_notation,
     order_actions,
     outcome_view,
     score_sheet,
@@ -224,8 +225,8 @@ class Session:
         step = h.next if h.next is not None else h.action
         if step in legal:
             what = "it" if str(step) == str(h.action) else "its next step"
-            self.console.print(f"Type {legal.index(step) + 1} or '{step}' to play {what}.",
-                               style="dim", markup=False)
+            self.console.print(f"Type {legal.index(step) + 1} or '{pretty_notation(str(step))}' "
+                               f"to play {what}.", style="dim", markup=False)
 
     def toggle_sort(self, order: str | None = None) -> None:
         """Show the hand by ``order`` (``"rank"`` or ``"suit"``), or with ``None`` by the

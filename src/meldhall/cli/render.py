@@ -307,7 +307,8 @@ def legal_view(actions: Sequence[Action], titles: dict[str, str] | None = None,
         cells = []
         for i, text in shown:
             cell = Text(f"{i:>2})", style="cyan")
-            cell.append(" " + text)
+            cell.append(" ")
+            cell.append_text(notation_text(text))  # suit symbols, as the table and log
             cells.append(cell)
         if len(items) > len(shown):
             cells.append(Text(f"… {len(items) - len(shown)} more ('legal all')", style="dim"))
