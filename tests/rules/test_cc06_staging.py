@@ -130,3 +130,16 @@ def test_cc6_9_shorthand_is_the_staged_sequence():
     whole = s.apply_text("meld A A A, K K 2")
     steps = play(s, "stage A A A", "stage K K 2", "meld done")
     assert _unbounded(whole) == _unbounded(steps)
+
+
+def test_cc5_5_take_or_draw_after_drawing_with_melds_staged_cites_the_draw_rule():
+    """CC-5.5: a player who has drawn and staged a meld and then tries to take the pile or
+    draw again is told they have already drawn (it said "your staged melds are committed with
+    'meld done'", CC-6.9, as if the take could commit them); the melds stay staged."""
+    s = build(hands={0: "Q Q JK A A A 5 5 9 8"}, scores=[0, 0], phase="meld",
+              seats_melded=[], pile="7 5")
+    s = play(s, "stage A A A")
+    for text in ("take 5 5", "draw"):
+        err = assert_illegal(s, text, "CC-5.5")
+        assert "already drawn" in err.reason
+    assert s.staged_melds(0)

@@ -885,7 +885,9 @@ class CanastaState(State):
         and nothing that would lose them."""
         rule = self.RULES["staging"]
         if type(action) is Take:
-            if ph != "draw" or not self.staged_up:
+            if ph != "draw":  # the draw rule, as without staged melds (CC-5.5, RR-5.6)
+                raise IllegalActionError(self.RULES["drawn"], "you have already drawn this turn")
+            if not self.staged_up:
                 raise IllegalActionError(rule, "your staged melds are committed with 'meld done'")
             if action.naturals or action.twos or action.jokers or action.extra \
                     or action.rank != self.staged[0].rank:
@@ -894,6 +896,8 @@ class CanastaState(State):
                     "it first")
             full = self._staged_take_action()
             return ("commit", full, self._plan_commit(full))
+        if t is Draw and ph != "draw":
+            raise IllegalActionError(self.RULES["drawn"], "you have already drawn this turn")
         if t is Draw or t is Pass:
             raise IllegalActionError(
                 rule, "you have staged melds: " + (

@@ -104,7 +104,7 @@ class ClassicCanastaState(CanastaState):
         "stock_empty": "CC-11.3", "turn_start": "CC-5.2", "minimum": "CC-7.1",
         "minimum_take": "CC-7.4", "pile_empty": "CC-8.1", "pile_blocked": "CC-8.2",
         "take_frozen": "CC-8.5", "take_wild_frozen": "CC-8.5", "take_wild": "CC-8.6",
-        "take_route": "CC-8.6", "staging": "CC-6.9",
+        "take_route": "CC-8.6", "staging": "CC-6.9", "drawn": "CC-5.5",
     }
 
     def _phase_actor(self, phase: str) -> int | None:

@@ -162,7 +162,7 @@ class RailroadCanastaState(CanastaState):
         "deal": "RR-4.1", "stock_empty": "RR-12.2", "turn_start": "RR-5.2",
         "minimum": "RR-7.1", "minimum_take": "RR-7.3", "pile_empty": "RR-8.1",
         "pile_blocked": "RR-8.2", "take_frozen": "RR-8.5", "take_wild_frozen": "RR-8.7",
-        "take_wild": "RR-8.7", "take_route": "RR-8.4", "staging": "RR-6.11",
+        "take_wild": "RR-8.7", "take_route": "RR-8.4", "staging": "RR-6.11", "drawn": "RR-5.6",
     }
     TURN_PHASES = (DRAW, MELD, KITTY, CHOICE)
     RULES_PARSE = RAILROAD_PARSE_RULES
