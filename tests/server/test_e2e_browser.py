@@ -522,7 +522,7 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     view = server.view(t["table"], tok)
     assert action in view["view"]["legal"]
     expect(box).to_contain_text("points")
-    expect(box).to_contain_text("Other moves compared")
+    expect(box).to_contain_text("compare move with move")
     expect(box.locator("ol.hint-alternatives li")).not_to_have_count(0)
     # one sentence of why, and this game's own gate only (not Shanghai Rummy's)
     expect(box.locator(".hint-why")).to_contain_text("Why:")
