@@ -298,6 +298,21 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
                 f"- {what}, {d['deals']} paired deals (seed {d['seed']}): "
                 f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
                 f"{a['ci95'][1]:+.1f}]; {then}.")
+    earlier = sorted(RESULTS.glob("superseded-*-one-action.json"))
+    if earlier:
+        lines += ["", "## Before staged melding", "",
+                  "Measured with one-action meldings (a whole first melding, pile take or "
+                  "concealed going out as one action), before CC-6.9, RR-6.11 and SH-8.1 staged "
+                  "them; kept for comparison, not pooled with the rows above:", ""]
+        for path in earlier:
+            d = json.loads(path.read_text())
+            a = _bot(d, "ismcts")
+            first = d.get("first_deal", 0)
+            lines.append(
+                f"- {TITLES.get(d['game'], d['game'])} {d['players']} players, deals "
+                f"{first}–{first + d['deals'] - 1} (seed {d['seed']}): "
+                f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
+                f"{a['ci95'][1]:+.1f}].")
     lines.append("")
     out.write_text("\n".join(lines))
 
