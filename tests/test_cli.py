@@ -442,7 +442,8 @@ def test_rules_tables_keep_every_word_at_80_columns(game):
     section = "\n".join(lines[first_item:end])  # the items, after the introduction
     table = next(b for b in spec_blocks(rules_text(game)) if b.kind == "house_rules")
     for rule in house_rules(table):
-        line = next((ln for ln in section.splitlines() if f" {rule.name} " in ln), None)
+        line = next((ln for ln in section.splitlines()
+                     if re.search(rf"(?<![\w]){rule.name}(?![\w])", ln)), None)
         assert line is not None, rule.name
         for rule_id in rule.affects:
             assert rule_id in " ".join(section.split()), (rule.name, rule_id)

@@ -35,12 +35,20 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
+def option_names(game: str) -> list[str]:
+    """The game's option names (rows of the spec's house-rules table)."""
+    return [r.name for r in house_rules(next(b for b in spec_blocks(rules_text(game))
+                                             if b.kind == "house_rules"))]
+
+
 def said_for_players(game: str, key: str, spec_block: str) -> str:
-    """A spec block without its notes and with the game's sentence rewrites for it."""
-    from meldhall.rules_text.players import _tidy
+    """A spec block without its notes, with the game's sentence rewrites for it and its option
+    references in the lobby's words (``in_players_words``)."""
+    from meldhall.rules_text.players import _tidy, in_players_words
 
     found = [rw for rw in rewrites(game) if rw.key == key]
-    return apply_rewrites(_tidy(strip_annotations(spec_block)[0]), found)[0]
+    text = apply_rewrites(_tidy(strip_annotations(spec_block)[0]), found)[0]
+    return in_players_words(text, game, option_names(game))
 
 
 # --------------------------------------------------------------------------- what is left out
@@ -162,7 +170,10 @@ def test_rules_keep_their_words_tables_and_examples(game):
         assert rest == "" or rest.startswith("*House rule"), (rid, rest[:80])
         for row in spec.splitlines():
             if row.startswith("|") and "seed" not in row:
-                assert row in players_rules[rid], (rid, row)
+                from meldhall.rules_text.players import in_players_words
+
+                said = in_players_words(row, game, option_names(game))
+                assert said in players_rules[rid], (rid, row)
     edge_spec = blocks_of(rules_text(game), "edge_cases")["edge_cases"]
     edge = player_rules(game).split("## Edge cases\n", 1)[1]
     assert len(re.findall(r"^\d+\. \*\*", edge, re.MULTILINE)) == \
@@ -185,20 +196,26 @@ def test_house_rules_are_named_at_the_rules_they_change(game):
 def test_examples_of_house_rule_notes():
     sh = " ".join(find_rule("shanghai-rummy", "SH-6.5", players=True).split())
     assert sh.endswith("(see *House rules* at the end of the rules).")
-    assert ("*House rule:* `discard_taken_upcard` changes this rule: by default off; a table may "
-            "turn it on") in sh
+    # the lobby's label first, then the name typed with --option
+    assert ("*House rule:* *Discard the taken upcard* (`discard_taken_upcard`) changes this rule: "
+            "by default off; a table may turn it on") in sh
     assert "by default true" not in player_rules("classic-canasta")  # a switch is on or off
     cc = find_rule("classic-canasta", "CC-4.8", players=True)
     assert "`red_three_upcard_freezes`" in cc
     # named in the rule itself: no second note
     cc47 = find_rule("classic-canasta", "CC-4.7", players=True)
-    assert "`black_three_upcard = \"leave\"`" in cc47 and "*House rule" not in cc47
+    cc47 = " ".join(cc47.split())
+    assert ("Under the house rule *Black three as first upcard* (`black_three_upcard`) set to "
+            "“left on top, blocks the first player” (`leave`) only red threes") in cc47
+    assert "*House rule" not in cc47 and " = " not in cc47
     # the cutthroat three-player game of a decision note, explained at CC-14.1
     assert "cutthroat" in find_rule("classic-canasta", "CC-14.1", players=True)
     # several house rules: a list
     sh132 = find_rule("shanghai-rummy", "SH-13.2", players=True)
     assert "*House rules that change this rule*" in sh132
-    assert all(f"- `{n}`" in sh132 for n in ("joker_penalty", "deuce_penalty", "ace_penalty"))
+    assert all(f"- *{label}* (`{n}`)" in sh132 for n, label in (
+        ("joker_penalty", "Joker left in hand"), ("deuce_penalty", "2 left in hand"),
+        ("ace_penalty", "Ace left in hand")))
 
 
 def test_decision_note_with_a_rule_in_it_is_written_out():
@@ -279,7 +296,10 @@ def test_rewritten_rules_keep_their_ids(game):
         if rw.key != "edge_cases":
             assert block.startswith(f"**{rw.key}**"), rw.key
             assert block.strip() == players[rw.key].strip()
-        assert rw.players in words(block), (rw.key, rw.players[:60])
+        from meldhall.rules_text.players import in_players_words
+
+        said = words(in_players_words(rw.players, game, option_names(game)))
+        assert said in words(block), (rw.key, rw.players[:60])
         assert rw.spec not in words(block), (rw.key, rw.spec[:60])
     assert rule_ids(game, players=True) == rule_ids(game)
 
@@ -386,6 +406,24 @@ def test_no_source_names(game):
     assert not re.search(r"\b(Pagat|Britannica|Hoyle)\b", text)
     if game == "classic-canasta":
         text = " ".join(text.split())  # the house rules are reflowed list items
-        assert '`"may_meld_first"` (still no discard)' in text
-        assert '`"leave"` (stays on top, blocks first player)' in text
-        assert '"pagat"' in text
+        assert '`may_meld_first` (still no discard)' in text
+        assert '`leave` (stays on top, blocks first player)' in text
+        assert '`pagat`' in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_options_are_named_in_the_lobbys_words(game):
+    """Issue 15 (1): the rules read "not under upcard_wild_freezes = false", "when
+    must_take_kitty_before_going_out is true", "Under discarder_may_buy = true".  A player
+    reads the lobby's label and on/off or the value's words; the option name stays in code
+    beside it (it is what --option takes), and every house rule is listed under its label."""
+    from meldhall.rules_text.players import option_labels
+
+    text = player_rules(game)
+    labels, _ = option_labels(game)
+    for name in option_names(game):
+        assert not re.search(rf"`{name}\s*=", text), name
+        assert not re.search(rf"`{name}` is (true|false)", text), name
+        if name in labels:
+            assert f"- **{labels[name]}** (`{name}`" in text, name
+    assert "earlier default" not in text

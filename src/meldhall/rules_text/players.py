@@ -48,13 +48,14 @@ import re
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Iterable
 from importlib import resources
 
 from meldhall.rules_text.spec import RULE_FILES, rules_text
 
 __all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "Rewrite",
            "apply_rewrites", "convention_blocks", "derive", "fingerprint", "house_rule_note",
-           "house_rules", "overrides", "player_rules", "rewrites", "spec_blocks",
+           "house_rules", "in_players_words", "option_labels", "overrides", "player_rules", "rewrites", "spec_blocks",
            "strip_annotations"]
 
 HOUSE_RULES_HEADING = "## House rules"
@@ -363,6 +364,8 @@ def _cell(text: str) -> str:
     # the default Classic Canasta wild-card ratio is named after the seed ("seed"): the
     # players' text describes it by its content only
     text = re.sub(r'`"seed"`:\s*', "", text)
+    # the spec's history of a default ("3 (the earlier default: shorter deals)") is for us
+    text = re.sub(r"\(the earlier default: ", "(", text)
     return _tidy(text).rstrip(".")
 
 
@@ -399,19 +402,92 @@ def _choices(rule: HouseRule) -> str:
     return f"by default {rule.default}; a table may choose {alt_text} instead"
 
 
+def option_labels(game: str) -> tuple[dict[str, str], dict[str, dict[Any, str]]]:
+    """The lobby's words for ``game``'s options: ``(LABELS, CHOICE_LABELS)`` of its options
+    module (option name -> label; option name -> value -> words); empty for an unknown game."""
+    if game == "classic-canasta":
+        from meldhall.games.classic_canasta import options as module
+    elif game == "railroad-canasta":
+        from meldhall.games.railroad_canasta import options as module
+    elif game == "shanghai-rummy":
+        from meldhall.games.shanghai import options as module
+    else:
+        return {}, {}
+    return dict(getattr(module, "LABELS", {})), dict(getattr(module, "CHOICE_LABELS", {}))
+
+
+def _value_words(name: str, raw: str, choices: dict[str, dict[Any, str]]) -> str:
+    """An option value as a player reads it: ``true``/``false`` -> on/off, a named value ->
+    the lobby's words for it with the value to type (``“left on top …” (`leave`)``)."""
+    raw = " ".join(raw.split())
+    if raw in ("true", "false"):
+        return "on" if raw == "true" else "off"
+    value = raw.strip('"')
+    words = choices.get(name, {}).get(value)
+    if words is not None and raw.startswith('"'):
+        return f"“{words}” (`{value}`)"
+    return f"`{raw}`"
+
+
+def _quoted_values(text: str, name: str, choices: dict[str, dict[Any, str]]) -> str:
+    """A house-rules cell's quoted values (`` `"cover"` ``) in the lobby's words."""
+    def said(m: re.Match[str]) -> str:
+        words = choices.get(name, {}).get(m.group(1))
+        return m.group(0) if words is None else f"{words} (`{m.group(1)}`)"
+    # a value the cell explains itself ('`"leave"` (stays on top, …)') keeps that explanation
+    text = re.sub(r'`"([a-z_]+)"`(?= \()', lambda m: f"`{m.group(1)}`", text)
+    return re.sub(r'`"([a-z_]+)"`', said, text)
+
+
+def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
+    """Option references of a rule's text in a player's words (the lobby's labels): ``the
+    option `x = "v"``` -> ``the house rule *Label* (`x`) set to “words” (`v`)``, ``
+    `x` is true`` -> ``the house rule *Label* (`x`) is on``, `` `x` `` -> ``the house rule
+    *Label* (`x`)``.  Only ``names`` (the game's options) are touched; the option name stays
+    in code beside its label, as ``--option NAME=VALUE`` is typed."""
+    labels, choices = option_labels(game)
+    known = [n for n in names if n in labels]
+    if not known:
+        return text
+    alt = "|".join(sorted(map(re.escape, known), key=len, reverse=True))
+    pre = r"(?:the (?:house rule|option) |(?<=\()option |option )?"
+
+    def rule(name: str) -> str:
+        return f"the house rule *{labels[name]}* (`{name}`)"
+
+    text = re.sub(pre + r"`(" + alt + r")\s*=\s*([^`]*)`",
+                  lambda m: f"{rule(m.group(1))} set to "
+                            f"{_value_words(m.group(1), m.group(2), choices)}", text)
+    text = re.sub(pre + r"`(" + alt + r")` is (true|false)\b",
+                  lambda m: f"{rule(m.group(1))} is {'on' if m.group(2) == 'true' else 'off'}",
+                  text)
+    text = re.sub(r"(?<![(*])" + pre + r"`(" + alt + r")`(?! \(|\)|`)",
+                  lambda m: rule(m.group(1)), text)
+    return text
+
+
 _SEE = "(see *House rules* at the end of the rules)"
 
 
-def house_rule_note(rules: list[HouseRule]) -> str:
-    """The closing note of a rule that house rules change: each option, its default and the
-    other choices, as the house-rules table gives them."""
+def house_rule_note(rules: list[HouseRule], game: str = "") -> str:
+    """The closing note of a rule that house rules change: each option (the lobby's label and
+    the name to type), its default and the other choices, as the house-rules table gives
+    them."""
+    labels, choices = option_labels(game)
+
+    def named(r: HouseRule) -> str:
+        return f"*{labels[r.name]}* (`{r.name}`)" if r.name in labels else f"`{r.name}`"
+
+    def said(r: HouseRule) -> str:
+        return _quoted_values(_choices(r), r.name, choices)
+
     if len(rules) == 1:
-        return f"*House rule:* `{rules[0].name}` changes this rule: {_choices(rules[0])} {_SEE}."
-    items = [f"- `{r.name}`: {_choices(r)}." for r in rules]
+        return f"*House rule:* {named(rules[0])} changes this rule: {said(rules[0])} {_SEE}."
+    items = [f"- {named(r)}: {said(r)}." for r in rules]
     return "\n".join([f"*House rules that change this rule* {_SEE}:", *items])
 
 
-def _house_rules_section(block: Block) -> str:
+def _house_rules_section(block: Block, game: str = "") -> str:
     """The players' *House rules* section: one list item per option of the spec's table, its
     name as typed on the command line, the rules it changes and its choices in words
     (:func:`_choices`).  A list, not the spec's four-column table, so an 80-column terminal
@@ -422,11 +498,14 @@ def _house_rules_section(block: Block) -> str:
              "a house rule changes says so. The lobby shows each option with its default and a "
              "one-line explanation, the values to choose from where there is a fixed set, and the "
              "presets (*Preset*).")
+    labels, words = option_labels(game)
     items = []
     for rule in house_rules(block):
-        where = f" ({', '.join(rule.affects)})" if rule.affects else ""
-        choices = _choices(rule)
-        items.append(f"- `{rule.name}`{where}: {choices[0].upper()}{choices[1:]}.")
+        where = f"; {', '.join(rule.affects)}" if rule.affects else ""
+        choices = _quoted_values(_choices(rule), rule.name, words)
+        head = (f"**{labels[rule.name]}** (`{rule.name}`{where})" if rule.name in labels
+                else f"`{rule.name}`" + (f" ({where[2:]})" if where else ""))
+        items.append(f"- {head}: {choices[0].upper()}{choices[1:]}.")
     return "\n".join([HOUSE_RULES_HEADING, "", intro, "", *items])
 
 
@@ -584,11 +663,13 @@ def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None
                 named += [n for n in _OPTION_REF.findall(note) if n in options]
             named += [r.name for r in options.values() if b.key in r.affects]
             changing = [options[n] for n in dict.fromkeys(named) if f"`{n}" not in text]
-            parts.append(text + ("\n\n" + house_rule_note(changing) if changing else ""))
+            text = in_players_words(text, game, options)
+            parts.append(text + ("\n\n" + house_rule_note(changing, game) if changing else ""))
         elif b.kind == "house_rules":
-            parts.append(_house_rules_section(b))
+            parts.append(_house_rules_section(b, game))
         elif b.kind == "edge_cases":
             text = said_for_players(b.key, _tidy(strip_annotations(b.text)[0]))
+            text = in_players_words(text, game, options)
             parts.append(EDGE_CASES_HEADING + text[text.index("\n"):])
         elif b.kind == "rule_line":
             parts.append("---")

@@ -220,11 +220,11 @@ DESCRIPTIONS: dict[str, str] = attribute_descriptions(ClassicCanastaOptions)
 #: The values of :data:`CHOICES` in words, for the web lobby (``choice_labels``).
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "wild_ratio": {"seed": "wild cards ≤ naturals, at most 3",
-                   "pagat": "at most 3 wild cards (Pagat)"},
+                   "pagat": "at most 3 wild cards"},
     "black_three_upcard": {"cover": "covered by another card",
-                           "leave": "left on top, blocks the first player (Pagat)"},
+                           "leave": "left on top, blocks the first player"},
     "last_red_three": {"end_immediately": "the hand ends at once",
-                       "may_meld_first": "the player may meld first, no discard (Britannica)"},
+                       "may_meld_first": "the player may meld first, no discard"},
     "partner_permission": {"optional": "may ask; the answer binds", "disabled": "never asked",
                            "compulsory": "must ask before going out"},
     "tie_rule": {"play_on": "play more hands until one side leads",
