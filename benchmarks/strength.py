@@ -189,6 +189,11 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
             "makes the pooled interval somewhat optimistic; each block's own interval is "
             "given so it can be judged alone.")]
     old = [TITLES[g] for g in games if g in meta.get("before_staging", [])]
+    if not old:
+        lines += ["", (
+            "Every row is measured with staged melding (CC-6.9, RR-6.11, SH-8.1: the bots plan "
+            "whole meldings and play them as staged steps); the number of deals of a row was "
+            "fixed before it was played, and a row is extended only where it says so.")]
     if old:
         lines += ["", (
             "Measured with staged melding (CC-6.9, RR-6.11, SH-8.1: the bots plan whole "
@@ -298,7 +303,9 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
                 f"- {what}, {d['deals']} paired deals (seed {d['seed']}): "
                 f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
                 f"{a['ci95'][1]:+.1f}]; {then}.")
-    earlier = sorted(RESULTS.glob("superseded-*-one-action.json"))
+    earlier = sorted(RESULTS.glob("superseded-*-one-action.json"),
+                     key=lambda p: (json.loads(p.read_text())["game"],
+                                    json.loads(p.read_text()).get("first_deal", 0)))
     if earlier:
         lines += ["", "## Before staged melding", "",
                   "Measured with one-action meldings (a whole first melding, pile take or "
