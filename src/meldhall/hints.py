@@ -55,6 +55,9 @@ class Hint:
         penalty: the game scores penalty points (lower is better, Shanghai Rummy): ``value``
             and the advantages are then penalty points fewer than the others' (positive:
             better).
+        partnership: the seat plays in a partnership (Classic Canasta, four or six players):
+            ``value`` is then its side's hand score minus the other side's, otherwise the
+            seat's own hand score minus the other players' mean.
         measured: the sampled deals on which the recommendation and every alternative were
             played out together for this hint (their figures then compare move with move);
             0 where the figures are the search's own.
@@ -75,6 +78,7 @@ class Hint:
     gate: str = ""
     penalty: bool = False
     measured: int = 0
+    partnership: bool = False
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
@@ -97,6 +101,7 @@ class Hint:
             "gate": self.gate,
             "penalty_points": self.penalty,
             "measured_deals": self.measured,
+            "partnership": self.partnership,
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
                  "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
@@ -210,7 +215,13 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     # here); otherwise the whole melding, legal as shorthand for its staged steps
     action = step if getattr(observation, "staged", ()) else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
-                plan, step, why, notes, gate_rule(level), penalty, measured)
+                plan, step, why, notes, gate_rule(level), penalty, measured,
+                _partnership(game, observation))
+
+
+def _partnership(game: str, observation: Observation) -> bool:
+    """Whether the seat plays with a partner (CC-1: four or six players form two sides)."""
+    return game == "classic-canasta" and observation.players >= 4
 
 
 def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | None]:
@@ -229,7 +240,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     heuristic's choice among them) are played out again on the same fresh sampled deals, as
     many as the search gave its choice (the bot's ``measure``).  The search drops moves after a
     few deals on which others happened to lead, and compares its choice with its last
-    challenger only, so its own figures are not comparable move with move.
+    challenger only, so its own figures are not comparable move with move.  At least 8 deals
+    are played where the level's time cap (``seconds``) allows, never fewer than 2.
 
     The hint recommends the search's choice unless a listed move beats it on these deals by
     the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
@@ -245,7 +257,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     heur = next((av for av in ranked if av.heuristic), None)
     if heur is not None and all(m.action != heur.action for m in moves):
         moves.append(heur)  # the heuristic's choice is always among the figures
-    results = measure(observation, [m.action for m in moves], chosen.visits, rng,
+    # as many deals as the search gave its choice, and at least 8 where the level's time cap
+    # allows (a figure over 3 deals says little)
+    results = measure(observation, [m.action for m in moves], max(chosen.visits, 8), rng,
                       seconds=getattr(level, "seconds", None))
     deals = len(results[0])
     z = getattr(level, "gate_z", None) or 1.0
@@ -271,7 +285,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif last is not None and m.action == last.action:
             note = "the search's last challenger"
         else:
-            note = f"dropped by the search after {m.visits} deal{'s' if m.visits != 1 else ''}"
+            note = (f"the search dropped it after {m.visits} of its own "
+                    f"deal{'s' if m.visits != 1 else ''}")
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]
@@ -286,8 +301,12 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     elif not chosen.heuristic and heur is not None:
         h_i = next(i for i, m in enumerate(moves) if m.action == heur.action)
         adv, err = _paired(results[0], results[h_i])
-        why = (f"The search found it beat the heuristic's choice ({heur.action}) by {gate}; "
-               f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it.")
+        again = (f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it again"
+                 if err is not None and adv > z * err else
+                 f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it, within the "
+                 "noise, so the search's choice stands")
+        why = (f"The search chose it over the heuristic's choice ({heur.action}), which it beat "
+               f"by {gate} on the search's own deals; {again}.")
     else:
         top, _ = rows[0]
         fig = _pm(top.advantage, top.stderr or 0.0, penalty)

@@ -69,9 +69,11 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
             parts.append(Text(f"  Estimate: {what} for the deal ({_points(h.value)}: + is "
                               f"better), averaged over its {h.samples} playouts."))
         else:
+            whose = ("the side's hand score minus the other side's" if h.partnership else
+                     "the hand score minus the other players' mean")
             parts.append(Text(
-                f"  Estimate: {_points(h.value)} points for the hand (the side's hand score "
-                f"minus the other sides' mean), averaged over its {h.samples} playouts."))
+                f"  Estimate: {_points(h.value)} points for the hand ({whose}), averaged over "
+                f"its {h.samples} playouts."))
     if h.why:
         parts.append(Text("  Why: ").append_text(notation_text(h.why)))
     if h.plan is not None and h.next is not None and str(h.next) != str(h.action):
@@ -95,9 +97,10 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         t = Table(box=box.SIMPLE, title=f"Other moves, compared with {rec} on the same "
                   "sampled deals", title_justify="left")
         t.add_column("move")
-        t.add_column(f"{'penalty points saved' if h.penalty else 'points'} versus {rec} "
-                     "(± one standard error)", justify="right")
-        t.add_column("playouts", justify="right")
+        # Shanghai Rummy: + is fewer penalty points than the recommendation (better)
+        t.add_column(f"{'penalty points' if h.penalty else 'points'} versus {rec} "
+                     f"({'+ fewer, ' if h.penalty else ''}± one standard error)", justify="right")
+        t.add_column("deals" if h.measured else "playouts", justify="right")
         if any(notes):
             t.add_column("what the search made of it" if h.measured else
                          "how far it got in the search", ratio=1)
@@ -117,7 +120,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{h.measured} sampled deals for this hint, so the figures compare move with "
                      "move.  The hint recommends the search's choice unless another move beats "
-                     "it there by the search's own margin.")
+                     "it there by the search's own margin; a positive figure smaller than its ± "
+                     "is noise.")
         else:
             basis = (f"{h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
                      "dropped after a few deals was behind the moves kept on those deals, and "
