@@ -263,13 +263,37 @@ def test_play_save_mid_game_and_play_on(tmp_path):
 
 
 def test_play_save_without_a_file_names_where(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+    """A plain 'save' writes into meldhall's saves folder, never into the folder the game was
+    started from (a source checkout got an untracked meldhall-classic-canasta-7.json)."""
+    here, saves = tmp_path / "here", tmp_path / "saves"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("MELDHALL_SAVES", str(saves))
     r = run("play", "railroad-canasta", "--players", "2", "--seed", "4", "--bots", "random",
             input="save\nquit\n")
     assert r.exit_code == 0, r.output
-    path = tmp_path / "meldhall-railroad-canasta-4.json"
-    assert path.exists()
+    path = saves / "meldhall-railroad-canasta-4.json"
+    assert path.exists() and not list(here.iterdir())
     assert str(path.resolve()) in " ".join(r.output.split())
+
+
+def test_saves_folder_defaults_to_the_user_data_folder(monkeypatch):
+    from platformdirs import user_data_dir
+
+    from meldhall.cli.play import saves_folder
+
+    monkeypatch.delenv("MELDHALL_SAVES", raising=False)
+    assert saves_folder() == Path(user_data_dir("meldhall", appauthor=False)) / "saves"
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """'meldhall hint … --json | head' closed the pipe and printed "internal error: BrokenPipeError"."""
+    import subprocess
+
+    proc = subprocess.run(
+        f"{sys.executable} -m meldhall rules classic-canasta --raw | true",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert "internal error" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
 
 
 def test_play_refusals_name_the_seats():
@@ -597,3 +621,15 @@ def test_terminal_move_list_uses_suit_symbols():
     listed = [ln for ln in r.output.splitlines() if re.search(r"\d\) discard", ln)]
     assert listed and all("♠" in ln or "♥" in ln or "♦" in ln or "♣" in ln for ln in listed)
     assert not any(re.search(r"\d\) discard (?:10|[2-9AJQK])[SHDC]\b", ln) for ln in listed)
+
+
+def test_your_own_log_lines_read_in_the_second_person():
+    """"You: draws from the stock (8♦)" read wrong: the player's own lines say what they did."""
+    from meldhall.cli.play import _you
+
+    assert _you("draws from the stock (8♦)") == "drew from the stock (8♦)"
+    assert _you("does not buy", "pass") == "did not buy"
+    assert _you("buys 5♥ with a penalty card", "buy") == "buys 5♥ with a penalty card"
+    r = run("play", "shanghai-rummy", "--players", "3", "--seed", "3", "--bots", "heuristic",
+            input="draw\nquit\n")
+    assert "You: drew from the stock" in r.output and "You: draws" not in r.output

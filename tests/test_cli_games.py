@@ -210,7 +210,7 @@ def test_shanghai_buy_made_and_declined_by_the_human(shanghai_deal):
     # the log's card in its suit symbol, the note not saying "buy" twice ("buy  buys 5H …")
     assert re.search(r"You: buy — (10|[2-9AKQJ])[♠♥♦♣] with a penalty card \(buy 1 of 3\) "
                      r"\(penalty card", out)
-    assert re.search(r"You: pass — does not buy", out)
+    assert re.search(r"You: pass — did not buy", out)
     assert "1 used, 2 left" in out
     # the bots' decisions are printed as they happen
     assert re.search(r"seat \d \(random\): (buy|pass)", out)
@@ -283,7 +283,7 @@ def test_aliases_and_end_of_input():
     r = run("play", "shanghai-rummy", "--seed", "2", "--seat", "1", "--bots", "random",
             input="table\nn\n")
     assert r.exit_code == 0, r.output
-    assert "You: draw — declines" in r.output
+    assert "You: draw — declined" in r.output
     assert "End of input" in r.output
 
 

@@ -67,6 +67,12 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except KeyboardInterrupt:
             err().print("interrupted")
             raise typer.Exit(130) from None
+        except BrokenPipeError:
+            # the reader went away ('meldhall hint … --json | head'): stop quietly, as Unix
+            # tools do; stdout is pointed at devnull so the interpreter's final flush is silent
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(141) from None
         except Exception as exc:  # an engine or CLI bug: say so briefly
             if os.environ.get("MELDHALL_DEBUG"):
                 raise

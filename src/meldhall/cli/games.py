@@ -22,12 +22,12 @@ _COMMANDS = """\
 `table` redraws the table, `log` shows this game's log, `score` the score sheet,
 `hint` asks the search bot for a move (it sees only what you see), `sort rank` / `sort suit`
 shows your hand by rank or by suit (`sort` alone switches), `save [FILE]` saves the game so far as a record (for `meldhall replay` and
-`meldhall hint`), `rules {rule}` prints a rule, `help` this text, `quit` leaves the game.
+`meldhall hint`; without FILE into meldhall's saves folder, the path is printed), `rules {rule}` prints a rule, `help` this text, `quit` leaves the game.
 """
 
 _CANASTA_CARDS = """\
-Cards are named by rank (`A K Q J 10 … 4`, `2`, `JK` for a joker, `3` for a black three);
-suits are accepted (`8H`) and ignored.
+Cards are named by rank (`A K Q J 10 … 4`, `2`, `JK` for a joker, shown Jk, `3` for a black
+three); suits are accepted (`8H` or `8♥`) and ignored.
 """
 
 
@@ -251,12 +251,15 @@ SHANGHAI = ShanghaiUI(
 | exchange a meld's joker | `swap 7D -> 2` |
 | discard | `discard KH` |
 """,
-    cards="Cards are rank then suit (`7H`, `10S`, `AD`, `JK`); a joker in a meld is written "
-    "with the card it stands for, `JK=7D`.  Melds are numbered on the table.\n",
+    cards="Cards are typed rank then suit letter, S H D C for ♠ ♥ ♦ ♣ (`7H` is 7♥, `10S` is "
+    "10♠, `AD` is A♦); a joker is typed `JK` (shown Jk), and in a meld with the card it stands "
+    "for, `JK=7D`.  The table and the lists show suit symbols; typing them works too.  Melds are "
+    "numbered on the table.\n",
     example_rule="SH-10.3",
     hint="Type the number of an action or the action itself (e.g. 'take', 'draw', 'buy', "
-         "'stage 7S 7H 7D', 'contract done', 'layoff 9H -> 2', 'discard KH'); 'help' for "
-         "commands, 'quit' to leave.",
+         "'stage 7S 7H 7D', 'contract done', 'layoff 9H -> 2', 'discard KH': suits are typed "
+         "as letters, S H D C for ♠ ♥ ♦ ♣, a joker as JK); 'help' for commands, 'quit' to "
+         "leave.",
     groups={"take": "Take the upcard", "draw": "Decline the upcard", "buy": "Buy",
             "pass": "Do not buy", "contract": "Make the contract", "stage": "Stage a meld",
             "withdraw": "Withdraw staged melds", "layoff": "Lay off",

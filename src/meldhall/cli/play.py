@@ -7,8 +7,9 @@ seat's observation.
 
 from __future__ import annotations
 
-import random
 import json
+import os
+import random
 import re
 import sys
 from pathlib import Path
@@ -57,6 +58,33 @@ _SEAT = re.compile(r"\bseat (\d+)('s)?")
 _YOU_VERB = re.compile(r"\byou (is|has|was|does)\b")
 _YOU_FORMS = {"is": "are", "has": "have", "was": "were", "does": "do"}
 
+
+
+#: A log note's third-person verb, said of the player reading it ("You: draws …" read wrong).
+_YOU_VERBS = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
+              "declines": "declined", "passes": "passed", "melds": "melded", "discards":
+              "discarded", "goes": "went", "lays": "laid", "swaps": "swapped", "asks": "asked",
+              "answers": "answered", "gets": "got", "receives": "received", "does": "did"}
+
+
+def _you(note: str, action: str = "") -> str:
+    """``draws from the stock (8♦)`` -> ``drew from the stock (8♦)``, for "You: …"; a note
+    repeating its action's verb ("buy — buys 5♥") is left for the log line to shorten."""
+    head, sep, rest = note.partition(" ")
+    if head not in _YOU_VERBS or (action and head == action.split(" ", 1)[0] + "s"):
+        return note
+    return _YOU_VERBS[head] + sep + rest
+
+
+def saves_folder() -> Path:
+    """Where ``save`` without a file name writes: ``saves`` in meldhall's user data folder
+    (platformdirs: ``~/.local/share/meldhall/saves`` on Linux), or ``$MELDHALL_SAVES``."""
+    env = os.environ.get("MELDHALL_SAVES")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("meldhall", appauthor=False)) / "saves"
 
 class Session:
     """One interactive game: the state, the bots and the human seat."""
@@ -125,6 +153,8 @@ class Session:
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
             if e_seat < 0:
                 who = "Table"
+            elif e_seat == self.human:
+                note = _you(note, action)
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
             line.append_text(log_line(action, note))
             self.console.print(line)
@@ -248,13 +278,22 @@ class Session:
 
     def save_now(self, name: str) -> None:
         """``save [FILE]``: the record of the game so far, to FILE (default: the --save file,
-        or meldhall-GAME-SEED.json in the current folder)."""
+        or ``meldhall-GAME-SEED.json`` in meldhall's saves folder, :func:`saves_folder`: never
+        into the folder the game was started from, which may be a source checkout)."""
         if name:
             path = Path(name).expanduser()
         elif self.save is not None:
             path = self.save
         else:
-            path = Path(f"meldhall-{self.game}-{self.seed}.json")
+            folder = saves_folder()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.console.print(f"Cannot make the saves folder {folder}: "
+                                   f"{exc.strerror or exc}; give a file name: save FILE",
+                                   style="red", markup=False)
+                return
+            path = folder / f"meldhall-{self.game}-{self.seed}.json"
         if path.is_dir():
             self.console.print(f"{path} is a folder; give a file name: save FILE",
                                style="red", markup=False)
@@ -375,18 +414,31 @@ class Session:
             style="bold"))
         changed = self.house_rules()
         if changed:
-            self.console.print("House rules: " + ", ".join(changed) + " (the rules as written "
+            self.console.print("House rules: " + "; ".join(changed) + " (the rules as written "
                                "otherwise).", markup=False, highlight=False)
         self.console.print(self.ui.hint, markup=False)
 
     def house_rules(self) -> list[str]:
-        """The options of this game that differ from the rules as written, as
-        ``NAME=VALUE`` (what ``--preset`` and ``--option`` changed)."""
+        """The options of this game that differ from the rules as written (what ``--preset``
+        and ``--option`` changed), in the lobby's words with the name to type:
+        ``Wild cards in a meld: at most 3 wild cards (wild_ratio=pagat)``."""
+        from meldhall.rules_text.players import option_labels
+
+        labels, choices = option_labels(self.game)
         opts = self.state.options
         plain = new_game(self.game, players=opts.player_count, seed=0).options.to_json()
-        return [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
-                for k, v in opts.to_json().items()
-                if k != "player_count" and plain.get(k) != v]
+        said = []
+        for k, v in opts.to_json().items():
+            if k == "player_count" or plain.get(k) == v:
+                continue
+            typed = f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+            words = (choices.get(k, {}).get(v) if isinstance(v, (str, int, bool)) else None)
+            if words is None:
+                words = ("on" if v else "off") if isinstance(v, bool) else (
+                    f"{v:,}" if isinstance(v, int) else json.dumps(v) if not isinstance(v, str)
+                    else v)
+            said.append(f"{labels[k]}: {words} ({typed})" if k in labels else typed)
+        return said
 
     def save_record(self) -> None:
         if self.save is None:

@@ -124,8 +124,8 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     parts: list[RenderableType] = [head, players]
     if j["melds"]:
         head = Text("Melds on the table", style="bold")
-        head.append(" — lay off by number: 'layoff 9H -> 2'; exchange a joker: 'swap 7D -> 2'",
-                    style="dim")
+        head.append(" — lay off by number: 'layoff 9H -> 2' (9H is 9♥); exchange a joker: "
+                    "'swap 7D -> 2'", style="dim")
         parts.append(head)
         melds = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         melds.add_column("#", justify="right")

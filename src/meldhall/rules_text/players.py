@@ -405,13 +405,13 @@ def _choices(rule: HouseRule) -> str:
 def option_labels(game: str) -> tuple[dict[str, str], dict[str, dict[Any, str]]]:
     """The lobby's words for ``game``'s options: ``(LABELS, CHOICE_LABELS)`` of its options
     module (option name -> label; option name -> value -> words); empty for an unknown game."""
-    if game == "classic-canasta":
-        from meldhall.games.classic_canasta import options as module
-    elif game == "railroad-canasta":
-        from meldhall.games.railroad_canasta import options as module
-    elif game == "shanghai-rummy":
-        from meldhall.games.shanghai import options as module
-    else:
+    from meldhall.games.classic_canasta import options as classic
+    from meldhall.games.railroad_canasta import options as railroad
+    from meldhall.games.shanghai import options as shanghai
+
+    module = {"classic-canasta": classic, "railroad-canasta": railroad,
+              "shanghai-rummy": shanghai}.get(game)
+    if module is None:
         return {}, {}
     return dict(getattr(module, "LABELS", {})), dict(getattr(module, "CHOICE_LABELS", {}))
 
