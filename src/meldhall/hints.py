@@ -39,8 +39,10 @@ class Hint:
             (negative: worse) and its standard error; ``None`` entries where unknown.
         bot: the bot name that gave the hint.
         legal_count: how many legal actions the seat had.
-        plan: the whole melding recommended, where the engine stages it (CC-6.9, RR-6.11,
-            SH-8.1: e.g. ``meld A A A, K K 2``); ``None`` otherwise.
+        plan: the whole move recommended where it is not the step to play now: a melding the
+            engine stages (CC-6.9, RR-6.11, SH-8.1: e.g. ``meld A A A, K K 2``), or, with melds
+            staged that are not part of it, the move they must be withdrawn for (a discard);
+            ``None`` otherwise.
         next: the one action to play now towards it (its first staged step, its commit, or
             ``withdraw all`` when what is staged is not part of it).
         why: one sentence for people: why this move (the search's evidence, or that it is the
@@ -210,10 +212,15 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
     step = next_step(observation, best.action, legal)
-    plan = best.action if best.action not in legal else None
+    staged = bool(getattr(observation, "staged", ()))
+    # the whole move recommended stays named (``plan``) whenever the step to play now differs
+    # from it: a melding built meld by meld, or a legal move (a discard) that first needs the
+    # staged melds withdrawn
+    plan = best.action if best.action not in legal or (staged and step != best.action) \
+        else None
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
-    action = step if getattr(observation, "staged", ()) else best.action
+    action = step if staged else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
                 _partnership(game, observation))
