@@ -1439,7 +1439,8 @@ def test_the_table_shows_its_house_rules(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(20000)
     page.goto(server.base + t["seats"][0]["url"])
-    expect(page.locator("#house-rules")).to_contain_text("House rules: none \u2014 the rules as written")
+    expect(page.locator("#house-rules")).to_contain_text(
+        "House rules: none \u2014 the rules as written")
     page.close()
 
 
