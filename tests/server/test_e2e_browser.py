@@ -1319,3 +1319,220 @@ def test_lobby_house_rules_speak_to_players(server, browser):
         "\u201cone canasta of each of the four types\u201d")
     assert not errors, errors
     page.close()
+
+
+def test_refusals_log_and_prompts_name_the_players(server, browser):
+    """The engine names seats by number ("it is seat 1's turn", SH-6.3; "dealer seat 0"); the
+    page names the players (Ann, Bob, Cleo), the page's own seat as elsewhere ("Bob (you)").
+    The typed move's help says how suits are typed (the table shows ♠♥♦♣)."""
+    from playwright.sync_api import expect
+
+    # seed 1, three players: the dealer is seat 0 (Ann), seat 1 (Bob) is in turn at the upcard
+    state = new_game("shanghai-rummy", players=3, seed=1)
+    assert state.to_act == (1,) and int(state.dealer) == 0
+    t, page, errors = open_humans_table(browser, server, "shanghai-rummy", seed=1, seat=2)
+    expect(page.locator("#conn")).to_have_text("connected as seat 2 (Cleo)")
+    # the deal's log line: "deal 1: contract 1 (two sets of 3); dealer seat 0; upcard A♦"
+    expect(page.locator("#log")).to_contain_text("dealer Ann")
+    assert not re.search(r"\bseat \d", page.locator("#log").inner_text())
+    # Cleo types a move out of turn: SH-6.3 names the player in turn
+    help_line = page.locator("#typed-help")
+    expect(help_line).to_contain_text("Type suits as S H D C (7H is 7\u2665")
+    expect(help_line).to_contain_text("a joker as JK")
+    assert page.locator("#typed-action").get_attribute("aria-describedby") == "typed-help"
+    page.fill("#typed-action", "draw")
+    page.press("#typed-action", "Enter")
+    refusal = page.locator("#refusal")
+    expect(refusal).to_contain_text("SH-6.3")
+    expect(refusal).to_contain_text("it is Bob's turn")
+    assert not re.search(r"\bseat \d", refusal.inner_text())
+    # SH-10.2: the player in turn decides first whether to take the upcard
+    page.fill("#typed-action", "buy")
+    page.press("#typed-action", "Enter")
+    expect(refusal).to_contain_text("SH-10.2")
+    expect(refusal).to_contain_text("Bob, in turn, decides first whether to take the upcard")
+    assert not re.search(r"\bseat \d", refusal.inner_text())
+    assert not errors, errors
+    page.close()
+
+    # Bob's own page: his own seat reads "Bob (you)", as on the rest of the page
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][1]["url"])
+    expect(page.locator("#conn")).to_have_text("connected as seat 1 (Bob)")
+    page.fill("#typed-action", "buy")
+    page.press("#typed-action", "Enter")
+    refusal = page.locator("#refusal")
+    expect(refusal).to_contain_text("SH-10.2")
+    expect(refusal).to_contain_text("Bob (you), in turn, first takes the upcard")
+    assert not re.search(r"\bseat \d", refusal.inner_text())
+    page.close()
+
+
+def test_lobby_fits_a_phone_with_the_house_rules_open(server, browser, artifacts):
+    """At 390×844 the lobby does not scroll sideways with "House rules" open (it was 624 px
+    wide: the long choices of a house rule widened the page, their fields cut off at the
+    right), for every game and every preset."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    expect(page.locator("#game option")).to_have_count(3)
+    page.click("#options-box summary")
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    for game, g in games.items():
+        page.select_option("#game", game)
+        for preset in g["presets"]:
+            page.select_option("#preset", preset)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (game, preset, width)
+            # every field and the preset's note lie inside the screen
+            right = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+                '#options-box select, #options-box input, #preset-note, #seat-rows select')]
+                .map((e) => e.getBoundingClientRect().right))""")
+            assert right <= 390, (game, preset, right)
+    page.select_option("#game", "classic-canasta")
+    page.select_option("#preset", "pagat")
+    page.screenshot(path=str(artifacts / "lobby-phone-house-rules.png"), full_page=True)
+    assert not errors, errors
+    page.close()
+
+
+def test_the_table_shows_its_house_rules(server, browser):
+    """The table says the house rules in effect, those that differ from the defaults, in the
+    lobby's words (``labels`` and ``choice_labels`` of GET /api/games): a pagat table with a
+    target of 3,000 (CC-13.1: 5,000 for four players, the option's default ``None``) says them
+    all; a table at the defaults says it plays the rules as written."""
+    from playwright.sync_api import expect
+
+    games = {g["name"]: g for g in server.request("GET", "/api/games").json()}
+    g = games["classic-canasta"]
+    assert g["options"]["target_score"] is None       # CC-13.1's target for the player count
+    options = {**g["presets"]["pagat"], "target_score": 3000}
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Ann"}]
+                      + [{"kind": "bot", "bot": "heuristic"}] * 3, options=options, seed=3,
+                      bot_pause=0.3)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][0]["url"])
+    rules = page.locator("#house-rules")
+    expect(rules).to_contain_text("House rules: ")
+    text = rules.inner_text()
+    assert "Wild cards in a meld: at most 3 wild cards" in text, text
+    assert "Hidden canasta bonus: 0" in text, text
+    assert "Black three as first upcard: left on top" in text, text
+    assert "Target score: 3,000" in text, text
+    assert "Tie at the top" not in text        # at its default: not a house rule here
+    assert "_" not in text and '"' not in text
+    # the canasta games name cards by kind: the typed move's help says so
+    expect(page.locator("#typed-help")).to_contain_text("without suits")
+    assert not errors, errors
+    page.close()
+
+    t = server.create("classic-canasta", seats=[{"kind": "human", "name": "Ann"}]
+                      + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=3, bot_pause=0.3)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(20000)
+    page.goto(server.base + t["seats"][0]["url"])
+    expect(page.locator("#house-rules")).to_contain_text(
+        "House rules: none \u2014 the rules as written")
+    page.close()
+
+
+def test_the_preset_picker_says_when_an_option_was_changed(server, browser):
+    """Once an option is changed by hand so that the options are no preset's, the picker says
+    "pagat, changed" and its note lists the change; changed back, it says "pagat" again; and
+    options set by hand to a preset's read as that preset."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    expect(page.locator("#game option")).to_have_count(3)
+    page.select_option("#game", "classic-canasta")
+    page.click("#options-box summary")
+    picked = page.locator("#preset option:checked")
+    note = page.locator("#preset-note")
+    page.select_option("#preset", "pagat")
+    expect(picked).to_have_text("pagat")
+    page.fill("#opt-target_score", "3000")
+    expect(picked).to_have_text("pagat, changed")
+    expect(note).to_contain_text("changed by hand: Target score \u2192 3,000")
+    expect(note).to_contain_text("Wild cards in a meld \u2192 at most 3 wild cards")
+    # a preset's own change undone by hand is a change too
+    page.fill("#opt-hidden_canasta_bonus", "100")
+    expect(note).to_contain_text(
+        "changed by hand: Hidden canasta bonus \u2192 100; Target score \u2192 3,000")
+    page.fill("#opt-hidden_canasta_bonus", "0")
+    page.fill("#opt-target_score", "")      # empty: the default, CC-13.1's target
+    expect(picked).to_have_text("pagat")
+    expect(note).not_to_contain_text("changed")
+    expect(page.locator("#preset option")).to_have_count(3)
+    # the table is created with what the fields say
+    page.fill("#opt-target_score", "3000")
+    page.click("#create-btn")
+    expect(page.locator("#created")).to_contain_text("Table created")
+    # back to the standard preset, then pagat's three options by hand: that is pagat
+    page.select_option("#preset", "standard")
+    expect(note).to_contain_text("The rules as written")
+    page.select_option("#opt-wild_ratio", value='"pagat"')
+    expect(picked).to_have_text("standard, changed")
+    page.fill("#opt-hidden_canasta_bonus", "0")
+    page.select_option("#opt-black_three_upcard", value='"leave"')
+    expect(picked).to_have_text("pagat")
+    assert not errors, errors
+    page.close()
+
+
+def test_a_hint_with_melds_staged_names_its_melding(server, browser):
+    """With melds staged that are not part of the recommended melding, the hint's step is
+    "withdraw all" (hints.py, ``next``): the page says the whole melding (``plan``) and then
+    that step ("Recommended: the melding …; its next step: withdraw all"), not a bare
+    "withdraw all".  The hint's JSON is the server's shape (``Hint.to_json`` and its
+    ``version``), given to the page here so that the position's search does not decide it."""
+    import json
+
+    from playwright.sync_api import expect
+
+    seed, meld = seed_with_a_first_meld()
+    t, page, errors = open_seat_against_bots(browser, server, seed)
+    tok = t["seats"][0]["token"]
+    page.click('button[data-action="draw"]')
+    expect(page.locator("#hand button.card-btn")).to_have_count(12)
+    page.fill("#typed-action", meld)
+    page.press("#typed-action", "Enter")
+    expect(page.locator("#staged li.staged-meld")).to_have_count(1)
+    view = server.view(t["table"], tok)
+    legal = view["view"]["legal"]
+    step = "withdraw all" if "withdraw all" in legal else "withdraw"
+    assert step in legal
+    hint = {"seat": 0, "bot": "ismcts", "action": step, "value": 40, "samples": 64,
+            "legal_count": len(legal), "plan": "meld Q Q Q, 7 7 2", "next": step,
+            "why": "It did best on the deals sampled.", "gate": "", "penalty_points": False,
+            "measured_deals": 0, "alternatives": [], "version": view["view"]["version"]}
+    page.route("**/api/tables/*/hint", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(hint)))
+    page.click("#hint-btn")
+    box = page.locator("#hint-box")
+    expect(box).to_contain_text("Recommended: the melding meld Q Q Q, 7 7 2")
+    expect(box.locator(".hint-step")).to_contain_text("Its next step:")
+    expect(box.locator(".hint-step")).to_contain_text("what you have staged is not part of it")
+    expect(page.locator("#hint-move")).to_have_attribute("data-action", step)
+    # without a melding (plan null) the step is the recommendation itself
+    hint["plan"] = None
+    page.unroute("**/api/tables/*/hint")
+    page.route("**/api/tables/*/hint", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(hint)))
+    page.click("#hint-btn")
+    expect(box.locator(".hint-step")).to_have_count(0)
+    expect(box.locator(".hint-best")).to_contain_text("Recommended:")
+    expect(page.locator("#hint-move")).to_have_attribute("data-action", step)
+    assert not errors, errors
+    page.close()

@@ -423,7 +423,7 @@ export function logPanel(log, names, mySeat, last = 60, total = null) {
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
     if (e.action) text.append(h("code", notationNodes(e.action)));
-    if (e.note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(logNote(e.action, e.note))));
+    if (e.note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(logNote(e.action, e.note), names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });
   return list;
@@ -501,7 +501,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(seatsNamed(ln.label, names))), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(seatsNamed(ln.label, names, mySeat))), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -515,7 +515,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names))
+      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names, mySeat))
         : (SCORE_RULE_TITLES[rule] ? `${SCORE_RULE_TITLES[rule]}, ` : "") + `${g.count} lines`),
       h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
@@ -528,13 +528,27 @@ export function breakdown(oc, obs, names, mySeat = null) {
   return box;
 }
 
-/** A score line's "seat 2 hand …" as "Cleo's hand …": players have names (seat numbers are
- *  the engine's). */
-function seatsNamed(text, names) {
-  return String(text).replace(/\bseat (\d+)( hand\b)?/g, (m, s, hand) => {
-    const name = names && names[Number(s)];
-    if (!name) return m;
-    return hand ? `${name}'s hand` : name;
+/** The engine's "seat N" in a text for players, as names (seat numbers are the engine's; the
+ *  page shows names): "seat 2 hand …" -> "Cleo's hand …" (a score line), "it is seat 0's turn"
+ *  -> "it is Ann's turn", "dealer seat 1" -> "dealer Bob", "seat 0 or 2" -> "Ann or Cleo".
+ *  The page's own seat (`mySeat`) reads as elsewhere on the page: "Bob (you)", and "your" for
+ *  its possessive ("your hand", "your turn") where the page's own seat is "(you)".  A seat
+ *  without a name stays as written. */
+export function seatsNamed(text, names, mySeat = null) {
+  return String(text).replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss) => {
+    const seats = [Number(first), ...(more.match(/\d+/g) || []).map(Number)];
+    if (!names || seats.some((x) => !names[x])) return m;
+    let out;
+    if (poss && seats.length === 1) {
+      const x = seats[0];
+      const whose = x === mySeat && youLabel === "(you)" ? "your" : `${names[x]}'s`;
+      out = poss === "'s" ? whose : `${whose} hand`;
+    } else {
+      out = seats.map((x) => (x === mySeat ? `${names[x]} ${youLabel}` : names[x])).join(" or ")
+        + (poss ? (poss === "'s" ? "'s" : " hand") : "");
+    }
+    // a sentence's first word keeps its capital ("Seat 1 hand" -> "Your hand")
+    return s0 === "S" ? out.charAt(0).toUpperCase() + out.slice(1) : out;
   });
 }
 

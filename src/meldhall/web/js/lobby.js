@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options, bots) and list this browser's tables.
 
 import { api, absolute, forgetTable, GAME_TITLES, h, knownTables, rememberTable } from "./api.js";
+import { houseRuleChanges, matchingPreset, optionLabel, presetOptions, valueWords } from "./houserules.js";
 import { isCounted, levelWords, profileId, recordGame, resetStats, statsRows } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -101,21 +102,6 @@ function seatRows() {
   }
 }
 
-// A value in words: the server's label for a value of a fixed set, else the value itself.
-function valueWords(g, key, value) {
-  const choices = (g.choices || {})[key] || [];
-  const i = choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value));
-  const labels = (g.choice_labels || {})[key];
-  if (i >= 0 && labels && labels[i]) return labels[i];
-  return value === null ? "default" : typeof value === "string" ? value.replaceAll("_", " ") : JSON.stringify(value);
-}
-
-// An option's name for players: the server's label (each options module's LABELS), else its
-// name with spaces.
-function optionLabel(g, key) {
-  return (g.labels || {})[key] || key.replaceAll("_", " ");
-}
-
 // An option's explanation for players: a quoted value of a fixed set ("seed") becomes its
 // words (choice_labels), and the words that explained the raw value after it, in brackets,
 // are dropped unless they hold a rule ID; any other quoted value loses its quotes and
@@ -133,20 +119,35 @@ function descriptionWords(g, key, text) {
   });
 }
 
+// The preset picker names the preset the options are (the first that matches them); once an
+// option is changed by hand so that they are no preset's, it says "<preset>, changed" (the
+// preset last picked) and its note lists the changes from that preset.
+let basePreset = null;     // the preset last picked (or matched)
+const CHANGED = "";        // the picker's value for "<preset>, changed"
+
 function presetPicker(g) {
   const sel = $("preset");
   const presets = g.presets || {};
   const names = Object.keys(presets);
-  sel.replaceChildren(...names.map((n) => h("option", { value: n }, n.replaceAll("_", " "))));
+  sel.replaceChildren(...names.map((n) => h("option", { value: n }, presetWords(n))));
   sel.disabled = names.length < 2;
-  sel.onchange = () => applyPreset(g, sel.value);
+  sel.onchange = () => { if (sel.value !== CHANGED) applyPreset(g, sel.value); };
+  basePreset = sel.value;
   presetNote(g, sel.value);
 }
 
+function presetWords(name) {
+  return name.replaceAll("_", " ");
+}
+
+function changeList(changes) {
+  return changes.map((c) => `${c.label} \u2192 ${c.words}`).join("; ");
+}
+
 function presetNote(g, name) {
-  const changes = Object.entries((g.presets || {})[name] || {});
+  const changes = houseRuleChanges(g, presetOptions(g, name));
   $("preset-note").textContent = changes.length
-    ? "Changes: " + changes.map(([k, v]) => `${optionLabel(g, k)} → ${valueWords(g, k, v)}`).join("; ") + "."
+    ? "Changes: " + changeList(changes) + "."
     : "The rules as written (every option at its default).";
 }
 
@@ -157,7 +158,36 @@ function applyPreset(g, name) {
     const key = input.dataset.key;
     setInput(input, key in changes ? changes[key] : g.options[key]);
   }
-  presetNote(g, name);
+  basePreset = name;
+  presetShown(g);
+}
+
+// After an option is edited: the preset the options now are, or "<preset>, changed".
+function presetShown(g) {
+  const sel = $("preset");
+  const now = { ...g.options, ...currentOptions() };
+  // the preset last picked, if the options are still its own; else any preset they are
+  const match = basePreset !== null && (g.presets || {})[basePreset]
+      && !houseRuleChanges(g, now, presetOptions(g, basePreset)).length
+    ? basePreset : matchingPreset(g, now);
+  const extra = sel.querySelector("option.changed");
+  if (match !== null) {
+    if (extra) extra.remove();
+    basePreset = match;
+    sel.value = match;
+    presetNote(g, match);
+    return;
+  }
+  const base = basePreset || Object.keys(g.presets || {})[0] || "standard";
+  const label = `${presetWords(base)}, changed`;
+  if (extra) extra.textContent = label;
+  else sel.append(h("option.changed", { value: CHANGED }, label));
+  sel.value = CHANGED;
+  const own = houseRuleChanges(g, presetOptions(g, base));
+  const mine = houseRuleChanges(g, now, presetOptions(g, base));
+  $("preset-note").textContent = `The ${presetWords(base)} preset`
+    + (own.length ? ` (${changeList(own)})` : " (the rules as written)")
+    + `, changed by hand: ${changeList(mine)}.`;
 }
 
 function setInput(input, value) {
@@ -204,28 +234,40 @@ function optionInputs(g) {
     input.dataset.initial = input.type === "checkbox" ? String(input.checked) : input.value;
     const desc = descriptions[key] ? descriptionWords(g, key, descriptions[key]) : null;
     if (desc) input.setAttribute("aria-describedby", id + "-desc");
+    input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input",
+      () => presetShown(g));
     box.append(h("div.option", h("label", { for: id }, optionLabel(g, key)), input,
       desc ? h("p.dim.option-desc", { id: id + "-desc" }, desc) : null));
   }
 }
 
+// One option field's value (as JSON: a number field's number, an empty field null).
+function inputValue(input) {
+  switch (input.dataset.kind) {
+    case "bool": return input.checked;
+    case "number": return Number(input.value);
+    case "string": return input.value;
+    case "choice": return JSON.parse(input.value);
+    default:
+      if (input.value.trim() === "") return null;
+      try { return JSON.parse(input.value); } catch { return input.value; }
+  }
+}
+
+// Every option field's value: option name -> value.
+function currentOptions() {
+  const out = {};
+  for (const input of $("options").querySelectorAll("input, select")) out[input.dataset.key] = inputValue(input);
+  return out;
+}
+
+// The options sent to the server: those whose field was changed from its default.
 function readOptions() {
   const out = {};
   for (const input of $("options").querySelectorAll("input, select")) {
     const now = input.type === "checkbox" ? String(input.checked) : input.value;
     if (now === input.dataset.initial) continue;
-    const key = input.dataset.key;
-    switch (input.dataset.kind) {
-      case "bool": out[key] = input.checked; break;
-      case "number": out[key] = Number(input.value); break;
-      case "string": out[key] = input.value; break;
-      case "choice": out[key] = JSON.parse(input.value); break;
-      default:
-        if (input.value.trim() === "") out[key] = null;
-        else {
-          try { out[key] = JSON.parse(input.value); } catch { out[key] = input.value; }
-        }
-    }
+    out[input.dataset.key] = inputValue(input);
   }
   return out;
 }

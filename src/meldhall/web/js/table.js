@@ -9,9 +9,10 @@ import {
 } from "./cards.js";
 import {
   breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, notationNodes, scorePanel, scoreSheet,
-  seatName, stagedPanel,
+  seatName, seatsNamed, stagedPanel,
 } from "./board.js";
 import { renderFelt } from "./felt.js";
+import { houseRuleChanges } from "./houserules.js";
 import { animateMoves, initAnimationToggle } from "./motion.js";
 import { noteMoved, noteSeats, recordGame } from "./stats.js";
 import { renderWatch } from "./takeover.js";
@@ -42,6 +43,11 @@ let queued = [];           // moves to send one after the other (undoing a stage
 
 function names() {
   return msg ? msg.seats.map((s) => s.name) : [];
+}
+
+// The server's sentences name seats by number ("it is seat 0's turn"): the page says names.
+function named(text) {
+  return seatsNamed(text, names(), mySeat);
 }
 
 // ------------------------------------------------------------------ connection
@@ -150,7 +156,7 @@ function onMessage(m) {
     case "error":
       if (m.code === "forbidden" || m.code === "not_found") {
         fatal = true;
-        setConn(m.message, true);
+        setConn(named(m.message), true);
       }
       showRefusal(m);
       break;
@@ -186,11 +192,11 @@ function showRefusal(m) {
   if (m.rule_id) {
     // the rule's sentence names cards as the table shows them (Q♥, not QH)
     box.append(h("strong", "Refused "), ruleLink(m.rule_id, ".rule"), ": ",
-      ...withRuleLinks(prettyNotation(m.reason)));
+      ...withRuleLinks(named(prettyNotation(m.reason))));
   } else if (m.code === "stale_version") {
     box.append(h("strong", "Not applied: "), "the table had moved on. Look again and choose.");
   } else {
-    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), ...withRuleLinks(m.message));
+    box.append(h("strong", m.code === "notation" ? "Not understood: " : "Not applied: "), ...withRuleLinks(named(m.message)));
   }
 }
 
@@ -242,10 +248,18 @@ document.addEventListener("focusin", (ev) => {
 // ------------------------------------------------------------------ rendering
 // The typed move's example, in each game's own notation (the canasta games name cards by kind;
 // Shanghai names each card, a joker with the card it stands for).
+// The table shows suits as symbols (7♥), but a move is typed in letters: the help line under
+// the box says how.
 const TYPED_EXAMPLE = {
   "classic-canasta": "e.g. draw, meld K K 2, discard 7",
   "railroad-canasta": "e.g. draw, meld K K 2, discard 7",
   "shanghai-rummy": "e.g. draw, stage 7H 7S JK=7D, contract done, discard KH",
+};
+const TYPED_HELP = {
+  "classic-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK.",
+  "railroad-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK.",
+  "shanghai-rummy": "Type suits as S H D C (7H is 7\u2665, 10S is 10\u2660), a joker as JK; "
+    + "JK=7D is a joker standing for 7\u2666.",
 };
 
 function render() {
@@ -255,19 +269,27 @@ function render() {
   const nm = names();
   const toAct = common.to_act;
   $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats));
+  // the seat's number (the invite links say it) and its player's name, as the lobby writes it
+  const conn = $("conn");
+  if (role === "seat" && nm[mySeat] && conn.textContent === `connected as seat ${mySeat}`) {
+    conn.textContent = `connected as seat ${mySeat} (${nm[mySeat]})`;
+  }
   const standIn = !!(msg.seats[mySeat] && msg.seats[mySeat].takeover);
   document.title = (toAct.includes(mySeat) && !common.finished && !standIn
     ? "\u25cf Your move \u2014 " : "") + "meldhall";
   $("typed-action").placeholder = TYPED_EXAMPLE[common.game] || TYPED_EXAMPLE["classic-canasta"];
+  const help = TYPED_HELP[common.game] || TYPED_HELP["classic-canasta"];
+  if ($("typed-help").textContent !== help) $("typed-help").textContent = help;
   renderFelt($("felt"), obs, msg.seats, nm, mySeat, toAct, common.options);
   $("scores-box").replaceChildren(scorePanel(obs, nm, common.finished));
+  renderHouseRules();
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
   logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total));
   logBox.scrollTop = logBox.scrollHeight;
   const status = $("status-msgs");
   status.replaceChildren();
-  if (common.error) status.append(h("p.error", common.error));
+  if (common.error) status.append(h("p.error", named(common.error)));
   if (role !== "seat") status.append(h("p.dim", "You are watching: only public information is shown."));
   renderDrawn();
   noteHandOver();
@@ -488,7 +510,7 @@ function kindTitle(a) {
 }
 
 function actionButton(a, cls = "", why = null) {
-  const hinted = currentHint() && currentHint().data && hintMove(currentHint().data) === a;
+  const hinted = currentHint() && currentHint().data && hintMove(currentHint().data, msg.view.legal) === a;
   const title = [hinted ? "the hint's recommended move" : null, kindTitle(a)].filter(Boolean).join(" \u2014 ");
   const b = h("button.action" + cls + (hinted ? ".hinted" : ""),
     { type: "button", "data-action": a, disabled: pending !== null, title: title || null },
@@ -589,7 +611,7 @@ function renderActions() {
   const prompt = $("prompt");
   prompt.replaceChildren();
   const v = msg.view;
-  if (v.prompt) prompt.append(h("p", ...notationNodes(v.prompt.text)));
+  if (v.prompt) prompt.append(h("p", ...notationNodes(named(v.prompt.text))));
   $("typed").hidden = role !== "seat";
   if (role !== "seat") return;
   const legal = v.legal;
@@ -657,11 +679,19 @@ function points(v) {
   return `${r > 0 ? "+" : r < 0 ? "\u2212" : "\u00b1"}${Math.abs(r)} points`;
 }
 
-// The move a hint's button plays: its action, or where that is a whole melding the engine
-// stages (shorthand, not among the legal moves: "meld A A A, K K 2"), its next step
-// ("stage A A A"), so that the player builds it one meld at a time like any other.
-function hintMove(d) {
-  return d.plan && d.next && msg && !msg.view.legal.includes(d.action) ? d.next : d.action;
+// The move a hint's button plays: its action, or where the hint recommends a whole melding
+// the engine stages (`plan`: "meld A A A, K K 2"), its next step (`next`: "stage A A A"; with
+// melds staged that are not part of it, "withdraw all"), so that the player builds it one
+// meld at a time like any other.
+function hintMove(d, legal) {
+  if (d.plan && d.next && (legal.includes(d.next) || !legal.includes(d.action))) return d.next;
+  return d.action;
+}
+
+// Whether a hint names a whole melding apart from the step its button plays ("Recommended:
+// the melding …; its next step: …").
+function hintShowsPlan(d, legal) {
+  return !!d.plan && d.plan !== hintMove(d, legal);
 }
 
 function hintPanel(legal) {
@@ -674,12 +704,12 @@ function hintPanel(legal) {
   const box = h("div.hint-box", { id: "hint-box", role: "status" }, row);
   if (!cur || cur.loading) return box;
   if (cur.error) {
-    box.append(h("p.error", "No hint: ", ...withRuleLinks(cur.error)));
+    box.append(h("p.error", "No hint: ", ...withRuleLinks(named(cur.error))));
     return box;
   }
   const d = cur.data;
   const value = points(d.value);
-  const move = hintMove(d);
+  const move = hintMove(d, legal);
   const rec = actionButton(move, ".primary.hint-move");
   rec.id = "hint-move";
   // Shanghai Rummy scores penalty points (lower is better) for players, not sides
@@ -688,14 +718,18 @@ function hintPanel(legal) {
       ? ` estimated ${value.replace(" points", "")}: penalty points fewer than the other players' mean this deal (+ is better; ${d.samples} playouts)`
       : ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
-  if (move !== d.action) {
-    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ", h("code", ...notationNodes(d.plan || d.action)),
-      h("span.dim", detail)),
-      h("p.hint-best", h("span", "Its next step: "), rec));
+  if (hintShowsPlan(d, legal)) {
+    // the whole melding, then the step to play now (with melds staged that are not part of
+    // it, the step is to withdraw them: the player is told why)
+    const staged = (msg.view.observation.staged || []).length > 0;
+    const why = staged && /^withdraw/.test(move) ? " (what you have staged is not part of it)" : "";
+    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ",
+      h("code.hint-plan", ...notationNodes(d.plan)), h("span.dim", detail)),
+      h("p.hint-best.hint-step", h("span", "Its next step: "), rec, why ? h("span.dim", why) : null));
   } else {
     box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
   }
-  if (d.why) box.append(h("p.hint-why", h("strong", "Why: "), ...notationNodes(d.why)));
+  if (d.why) box.append(h("p.hint-why", h("strong", "Why: "), ...notationNodes(named(d.why))));
   if (d.alternatives && d.alternatives.length) {
     const list = h("ol.hint-alternatives");
     for (const alt of d.alternatives) {
@@ -710,7 +744,7 @@ function hintPanel(legal) {
       const text = (diff !== null
         ? ` ${diff} ${unit} against the recommendation on the same deals (${plural(alt.samples, "playout")})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
-        + (alt.note ? ` \u2014 ${alt.note}` : "");
+        + (alt.note ? ` \u2014 ${named(alt.note)}` : "");
       list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, ...notationNodes(alt.action))
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
@@ -744,14 +778,43 @@ async function askHint() {
   else restoreFocus(info);
 }
 
+// The games' options, labels and presets (GET /api/games), asked for once.
+let gamesAsked = null;
+function loadGames() {
+  if (!gamesAsked) {
+    gamesAsked = api("GET", "/api/games").then((list) => { games = list; }, () => { games = []; });
+  }
+  return gamesAsked;
+}
+
+// The house rules in effect: the table's options that differ from the game's defaults, in the
+// lobby's words ("House rules: Wild cards in a meld: at most 3 wild cards (Pagat); Target
+// score: 3,000"), or the rules as written.
+let houseRulesShown = null;   // the text shown (the box is written once)
+
+function renderHouseRules() {
+  const box = $("house-rules");
+  if (!msg) return;
+  if (!games) { loadGames().then(() => { if (msg) renderHouseRules(); }); return; }
+  const g = games.find((x) => x.name === msg.common.game);
+  if (!g || !msg.common.options) { box.hidden = true; return; }
+  const changes = houseRuleChanges(g, msg.common.options);
+  const text = changes.map((c) => `${c.label}: ${c.words}`).join("; ");
+  if (text === houseRulesShown) return;
+  houseRulesShown = text;
+  box.hidden = false;
+  box.replaceChildren(h("p", h("strong", "House rules: "),
+    changes.length ? text : "none \u2014 the rules as written",
+    " (", h("a", { href: `/api/rules/${encodeURIComponent(msg.common.game)}?format=html`, target: "_blank",
+      rel: "noopener" }, "the rules"), ")"));
+}
+
 async function renderAdmin() {
   const creator = (tableEntry(tableId) || {}).creator_token;
   const box = $("admin-box");
   if (!creator || !msg) { box.hidden = true; return; }
   box.hidden = false;
-  if (!games) {
-    try { games = await api("GET", "/api/games"); } catch { games = []; }
-  }
+  if (!games) await loadGames();
   const g = (games || []).find((x) => x.name === msg.common.game);
   const bots = g ? g.bots : ["random"];
   const list = h("ul.admin-seats");

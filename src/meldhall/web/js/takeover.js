@@ -10,6 +10,7 @@
 // table.js calls renderWatch() with each state message; everything else lives here.
 
 import { api, h } from "./api.js";
+import { seatsNamed } from "./board.js";
 
 let strip = null;          // the strip's element (made on first use)
 let ctx = null;            // { tableId, token, role, mySeat, onError }
@@ -91,13 +92,16 @@ export function renderWatch(msg, opts) {
   if (clocks.length) parts.push(h("p.turn-clock", { id: "turn-clock", role: "timer", "aria-live": "off" }));
 
   const events = common.events || [];
+  // a notice may quote the engine's sentence ("it is seat 2's turn"): players have names
+  const names = seats.map((s) => s.name);
+  const words = (e) => seatsNamed(e.text, names, ctx.role === "seat" ? ctx.mySeat : null);
   if (events.length) {
     const newest = events[events.length - 1];
     const before = document.getElementById("table-notices");
     const list = h("details.notices", { id: "table-notices", open: !!(before && before.open) },
-      h("summary", h("span.dim", "Table notices: "), h("span.notice-latest", newest.text)));
+      h("summary", h("span.dim", "Table notices: "), h("span.notice-latest", words(newest))));
     const ul = h("ul");
-    for (const e of events.slice(0, -1).reverse()) ul.append(h("li", e.text));
+    for (const e of events.slice(0, -1).reverse()) ul.append(h("li", words(e)));
     if (ul.children.length) list.append(ul);
     parts.push(list);
   }
