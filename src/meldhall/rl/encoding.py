@@ -236,6 +236,10 @@ class CanastaEncoder(Encoder):
         self._rows: dict[int, np.ndarray] = {}
         self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._sides: dict[int, list[int]] = {}
+        self._side_rows: dict[int, tuple[Any, np.ndarray]] = {}
+        self._no_melds = np.zeros(56, np.float32)
+        self._kinds: dict[int, np.ndarray] = {}
+        self._last_pile: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(14, np.float32))
         self._kind_of = self.pack.rank_of
         self._phase_index = {ph: i for i, ph in enumerate(self.phases)}
         self._pack_size = float(n)
@@ -273,40 +277,92 @@ class CanastaEncoder(Encoder):
         return out
 
     def _melds(self, melds: Any, sides: list[int], seat: int) -> np.ndarray:
-        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple)."""
+        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple; built
+        from the rows of each side's melds, cached by the identity of its tuple, which the
+        engine keeps while that side's melds do not change)."""
         hit = self._meld_cache.get(seat)
         if hit is not None and hit[0] is melds and hit[1] == sides:
             return hit[2]
-        out = np.zeros(self.nsides * 56, np.float32)
-        mv = cells(out)
-        for i, sd in enumerate(sides):
+        rows = self._side_rows
+        if len(rows) > 1024:
+            rows.clear()
+        parts = []
+        for sd in sides:
             if sd >= len(melds):
+                parts.append(self._no_melds)
                 continue
-            b = i * 56
-            for m in melds[sd]:
-                if m is None:
-                    continue
-                o = b + m.rank * 4
-                mv[o] = float(m.naturals)
-                mv[o + 1] = float(m.twos)
-                mv[o + 2] = float(m.jokers)
-                if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
-                    mv[o + 3] = 1.0
+            side = melds[sd]
+            got = rows.get(id(side))
+            if got is None or got[0] is not side:
+                got = rows[id(side)] = (side, self._side_row(side))
+            parts.append(got[1])
+        parts += [self._no_melds] * (self.nsides - len(parts))
+        out = np.concatenate(parts)
         self._meld_cache[seat] = (melds, sides, out)
+        return out
+
+    def _side_row(self, side: tuple[Any, ...]) -> np.ndarray:
+        """56 floats: naturals, twos, jokers and 1 if a canasta, per meld rank 0–13."""
+        out = np.zeros(56, np.float32)
+        mv = cells(out)
+        for m in side:
+            if m is None:
+                continue
+            o = m.rank * 4
+            mv[o] = float(m.naturals)
+            mv[o + 1] = float(m.twos)
+            mv[o + 2] = float(m.jokers)
+            if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+                mv[o + 3] = 1.0
         return out
 
     def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
         """The ``known_kinds`` slice for ``seat`` (cached by the values of the tuple: the
-        same few recur)."""
+        same few recur; built from the kind counts of each mask, cached by value)."""
         cache = self._known_cache
         key = (seat, known)
         out = cache.get(key)
         if out is None:
             if len(cache) > 4096:
                 cache.clear()
-            cnt = self.counter.counts([known[s] for s in self.order[seat]])
-            out = cache[key] = cnt[:, 53:].ravel().copy()
+            kinds = self._kinds
+            if len(kinds) > 4096:
+                kinds.clear()
+            parts = []
+            for s in self.order[seat]:
+                m = known[s]
+                row = kinds.get(m)
+                if row is None:
+                    row = kinds[m] = np.array(self.pack.rank_counts(m), np.float32)
+                parts.append(row)
+            out = cache[key] = np.concatenate(parts)
         return out
+
+    def _pile_kinds(self, pile: tuple[int, ...]) -> np.ndarray:
+        """Counts per kind (14) of the discard pile, cached by the identity of the tuple; a
+        pile that begins with the last one counted (discards since) adds its new cards to
+        that one's counts."""
+        pcache = self._pile_cache
+        hit = pcache.get(id(pile))
+        if hit is not None and hit[0] is pile:
+            return hit[1]
+        if len(pcache) > 256:
+            pcache.clear()
+        kind_of = self._kind_of
+        last, counts = self._last_pile
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            counts = counts.copy()
+            new = pile[k:]
+        else:
+            counts = np.zeros(14, np.float32)
+            new = pile
+        mv = cells(counts)
+        for c in new:
+            mv[kind_of[c]] += 1.0
+        pcache[id(pile)] = (pile, counts)
+        self._last_pile = (pile, counts)
+        return counts
 
     def _row(self, mask: int) -> np.ndarray:
         """Counts by name then kind (67) of a card bitmask, cached by its value."""
@@ -425,17 +481,7 @@ class CanastaEncoder(Encoder):
         out = self._slow(seat, dealer, nsides, red3, scores, side_of, extra).copy()
         out[o_known:o_known + 14 * P] = self._known(known, seat)
         out[o_melds:o_melds + self.nsides * 56] = self._melds(melds, self._sides[seat], seat)
-        pcache = self._pile_cache
-        hit = pcache.get(id(pile))
-        if hit is None or hit[0] is not pile:
-            if len(pcache) > 256:
-                pcache.clear()
-            counts = [0.0] * 14
-            kind_of = self._kind_of
-            for c in pile:
-                counts[kind_of[c]] += 1.0
-            hit = pcache[id(pile)] = (pile, np.array(counts, np.float32))
-        out[o_pk:o_pk + 14] = hit[1]
+        out[o_pk:o_pk + 14] = self._pile_kinds(pile)
 
         # single values: written through a memoryview (cheaper than numpy item access)
         mv = cells(out)
