@@ -237,6 +237,8 @@ class CanastaEncoder(Encoder):
         self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._sides: dict[int, list[int]] = {}
         self._side_rows: dict[int, tuple[Any, np.ndarray]] = {}
+        self._bases: list[tuple[Any, ...] | None] = [None] * P
+        self._hands: list[tuple[int, np.ndarray] | None] = [None] * P
         self._no_melds = np.zeros(56, np.float32)
         self._kinds: dict[int, np.ndarray] = {}
         self._last_pile: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(14, np.float32))
@@ -472,30 +474,61 @@ class CanastaEncoder(Encoder):
         (dealer, nsides, known, red3, scores, side_of, melds, pile, ph, turn, frozen, took,
          melds_made, b3_done, nr) = v
         railroad = self.railroad
-        if railroad:
-            extra = extra + (priv["kitty_sizes"],)
+        # what the seldom-changing slices depend on besides the melds and known cards
+        slow = (extra + (priv["kitty_sizes"],)) if railroad else extra[:1]
         P = self.players
         (o_phase, o_turn, o_me, o_hand, o_known, o_hs, o_stock, o_pile, o_frozen, o_upn,
          o_upk, o_pk, o_melds, o_flags, o_new, o_staged, o_sinfo, o_last) = self._offsets
         rel = self.rel[seat]
-        out = self._slow(seat, dealer, nsides, red3, scores, side_of, extra).copy()
-        out[o_known:o_known + 14 * P] = self._known(known, seat)
-        out[o_melds:o_melds + self.nsides * 56] = self._melds(melds, self._sides[seat], seat)
-        out[o_pk:o_pk + 14] = self._pile_kinds(pile)
+        # the seldom-changing slices (_slow, known cards, melds) of this seat's last tensor,
+        # checked inline: the engine shares unchanged values between states (identity)
+        bases = self._bases
+        b = bases[seat]
+        if (b is None or b[0] is not melds or not (b[1] is known or b[1] == known)
+                or not (b[2] is scores or b[2] == scores) or b[3] != red3
+                or b[4] != side_of or b[5] != dealer or b[6] != nsides or b[7] != slow):
+            base = self._slow(seat, dealer, nsides, red3, scores, side_of, slow).copy()
+            base[o_known:o_known + 14 * P] = self._known(known, seat)
+            base[o_melds:o_melds + self.nsides * 56] = self._melds(melds, self._sides[seat],
+                                                                   seat)
+            b = bases[seat] = (melds, known, scores, red3, side_of, dealer, nsides, slow, base)
+        out = b[8].copy()
+        pcache = self._pile_cache
+        hit = pcache.get(id(pile))
+        out[o_pk:o_pk + 14] = (hit[1] if hit is not None and hit[0] is pile
+                               else self._pile_kinds(pile))
 
-        # single values: written through a memoryview (cheaper than numpy item access)
-        mv = cells(out)
-        # the own hand, card by card (a dozen or so): by name, then by kind
+        # the own hand by name, then by kind: this seat's last hand's counts, changed card by
+        # card for the few cards drawn, melded or discarded since
         names = self._names
         kind_of = self._kind_of
-        b = o_hand + 53
-        m = hand
+        last = self._hands[seat]
+        if last is not None and (last[0] ^ hand).bit_count() < 8:
+            row = last[1].copy()
+            m = last[0] & ~hand  # gone
+            add = hand & ~last[0]  # come
+        else:
+            row = np.zeros(67, np.float32)
+            m = 0
+            add = hand
+        hv = cells(row)
         while m:
             low = m & -m
             c = low.bit_length() - 1
-            mv[o_hand + names[c]] += 1.0
-            mv[b + kind_of[c]] += 1.0
+            hv[names[c]] -= 1.0
+            hv[53 + kind_of[c]] -= 1.0
             m ^= low
+        m = add
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            hv[names[c]] += 1.0
+            hv[53 + kind_of[c]] += 1.0
+            m ^= low
+        self._hands[seat] = (hand, row)
+        out[o_hand:o_hand + 67] = row
+        # single values: written through a memoryview (cheaper than numpy item access)
+        mv = cells(out)
         mv[o_phase + self._phase_index[ph]] = 1.0
         mv[o_turn + rel[turn]] = 1.0
         if ph == "consent":
