@@ -242,7 +242,7 @@ class Table:
         i = action_id if type(action_id) is int else as_action_id(action_id)
         if seat != self._legal_seat or self._mask is None:
             self._refresh()
-        action = self._legal.get(i) if i is not None else None  # type: ignore[arg-type]
+        action = self._legal.get(i) if i is not None else None
         rewards = [0.0] * self.players
         if action is None:
             rewards[seat] = self.illegal_reward

@@ -30,7 +30,7 @@ from __future__ import annotations
 import abc
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -120,6 +120,13 @@ class Encoder(abc.ABC):
     @abc.abstractmethod
     def encode(self, obs: Observation) -> np.ndarray:
         """The ``float32`` vector of shape ``(size,)`` of an observation of this game."""
+
+    @abc.abstractmethod
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.observation(seat))`` (the same vector), read from the state without
+        building the observation: only what that observation holds (the public fields it
+        copies, the seat's own hand and private part, the number of cards in each hand and in
+        the stock)."""
 
 
 def cells(array: np.ndarray) -> Any:
@@ -256,7 +263,7 @@ class CanastaEncoder(Encoder):
         self._o_no_discard = -1 if self.railroad else at["no_discard"]
         # what the tensor reads of the public part of an observation, by name: only fields
         # the observation class copies into ``public`` (so the state path reads no more)
-        self._obs_class = type(first.observation(0))
+        self._obs_class: Any = cast(Any, type(first.observation(0)))
         fields = _CANASTA_FIELDS
         extra = _RAILROAD_FIELDS if self.railroad else _CLASSIC_FIELDS
         public = set(self._obs_class.PUBLIC_FIELDS)
@@ -542,7 +549,7 @@ class CanastaEncoder(Encoder):
         if me:
             mv[o_me] = 1.0
         for s in range(P):
-            mv[o_hs + rel[s]] = float(hs[s])
+            mv[o_hs + rel[s]] = hs[s]
         n = self._pack_size
         mv[o_stock] = stock_size / n
         mv[o_pile] = len(pile) / n
@@ -554,7 +561,7 @@ class CanastaEncoder(Encoder):
             mv[o_upk + kind_of[up]] = 1.0
         if took:
             mv[o_flags] = 1.0
-        mv[o_flags + 1] = float(melds_made)
+        mv[o_flags + 1] = melds_made
         if b3_done:
             mv[o_flags + 2] = 1.0
         if priv:
@@ -661,7 +668,7 @@ class ShanghaiEncoder(Encoder):
         self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._n = n
         first = meldhall.new_game(self.game, players=P, seed=0, options=options)
-        self._obs_class = type(first.observation(0))
+        self._obs_class: Any = cast(Any, type(first.observation(0)))
         public = set(SHANGHAI_PUBLIC_FIELDS)
         assert public.issuperset(_SHANGHAI_FIELDS), set(_SHANGHAI_FIELDS) - public
         self._public_items = operator.itemgetter(*_SHANGHAI_FIELDS)
@@ -765,7 +772,7 @@ class ShanghaiEncoder(Encoder):
         """The tensor of a Shanghai observation (shape ``(size,)``, ``float32``)."""
         return self._encode(obs.seat, obs.hand, obs.hand_sizes,  # type: ignore[attr-defined]
                             obs.stock_size,  # type: ignore[attr-defined]
-                            self._public_items(obs.public),  # type: ignore[attr-defined]
+                            self._public_items(obs.public),
                             obs.staged, obs.stages)  # type: ignore[attr-defined]
 
     def encode_state(self, state: Any, seat: int) -> np.ndarray:

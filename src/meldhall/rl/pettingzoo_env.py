@@ -113,12 +113,13 @@ class MeldhallAECEnv(AECEnv):
         table = self.table
         state = table.state
         key = self._obs_key
-        if key is None or key[0] is not state or key[1] != seat:
+        tensor = self._obs_val
+        if tensor is None or key is None or key[0] is not state or key[1] != seat:
             # the tensor of state.observation(seat), read without building the observation
-            self._obs_val = self.encoder.encode_state(state, seat)
+            tensor = self._obs_val = self.encoder.encode_state(state, seat)
             self._obs_key = (state, seat)
         mask = table.mask() if seat == table.to_act else self._zero_mask.copy()
-        return {"observation": self._obs_val, "action_mask": mask}
+        return {"observation": tensor, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As ``AECEnv.last``: the selected agent's observation (``None`` unless ``observe``),
