@@ -164,6 +164,37 @@ class _CardCounter:
         return result
 
 
+def _hand_counts(last: tuple[int, np.ndarray] | None, hand: int, names: list[int],
+                 kinds: list[int]) -> np.ndarray:
+    """A new ``(67,)`` float32 row of the cards of bitmask ``hand``: count per name (53), then
+    per kind (14; ``kinds[c]`` of card id ``c``).  ``last``: ``(hand, its row)`` of the same
+    seat's last tensor or ``None``: its counts changed card by card for the few cards drawn,
+    melded or discarded since (fewer operations than counting a dozen cards again)."""
+    if last is not None and (last[0] ^ hand).bit_count() < 8:
+        row = last[1].copy()
+        m = last[0] & ~hand  # gone
+        add = hand & ~last[0]  # come
+    else:
+        row = np.zeros(67, np.float32)
+        m = 0
+        add = hand
+    hv = cells(row)
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        hv[names[c]] -= 1.0
+        hv[53 + kinds[c]] -= 1.0
+        m ^= low
+    m = add
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        hv[names[c]] += 1.0
+        hv[53 + kinds[c]] += 1.0
+        m ^= low
+    return row
+
+
 def _rel(players: int) -> list[tuple[int, ...]]:
     """``_rel(P)[seat][s]``: the index of absolute seat ``s`` seen from ``seat``."""
     return [tuple((s - seat) % players for s in range(players)) for seat in range(players)]
@@ -505,33 +536,9 @@ class CanastaEncoder(Encoder):
         out[o_pk:o_pk + 14] = (hit[1] if hit is not None and hit[0] is pile
                                else self._pile_kinds(pile))
 
-        # the own hand by name, then by kind: this seat's last hand's counts, changed card by
-        # card for the few cards drawn, melded or discarded since
         names = self._names
         kind_of = self._kind_of
-        last = self._hands[seat]
-        if last is not None and (last[0] ^ hand).bit_count() < 8:
-            row = last[1].copy()
-            m = last[0] & ~hand  # gone
-            add = hand & ~last[0]  # come
-        else:
-            row = np.zeros(67, np.float32)
-            m = 0
-            add = hand
-        hv = cells(row)
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            hv[names[c]] -= 1.0
-            hv[53 + kind_of[c]] -= 1.0
-            m ^= low
-        m = add
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            hv[names[c]] += 1.0
-            hv[53 + kind_of[c]] += 1.0
-            m ^= low
+        row = _hand_counts(self._hands[seat], hand, names, kind_of)
         self._hands[seat] = (hand, row)
         out[o_hand:o_hand + 67] = row
         # single values: written through a memoryview (cheaper than numpy item access)
@@ -615,6 +622,10 @@ class ShanghaiEncoder(Encoder):
         kinds = [(pack.cards[c].rank - 1) if pack.cards[c].rank else 13
                  for c in range(pack.size)]
         self.counter = _CardCounter(pack, 14, kinds)
+        self._kinds = kinds
+        self._hands: list[tuple[int, np.ndarray] | None] = [None] * P
+        self._known_cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self._last_pile: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(53, np.float32))
         self.max_melds = M = 4 * P
         n = float(pack.size)
         most = float(4 * pack.decks + pack.jokers)
@@ -708,6 +719,42 @@ class ShanghaiEncoder(Encoder):
         self._meld_cache[key] = (melds, idx, val)
         return idx, val
 
+    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
+        """The ``known_names`` slice for ``seat``, cached by the values of the tuple (built
+        from the name counts of each mask, cached by value)."""
+        cache = self._known_cache
+        key = (seat, known)
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 4096:
+                cache.clear()
+            out = cache[key] = np.concatenate([self._row(known[s])[:53]
+                                               for s in self.order[seat]])
+        return out
+
+    def _pile_names(self, pile: tuple[int, ...]) -> np.ndarray:
+        """Counts per name (53) of the discard pile, cached by the identity of the tuple; a
+        pile that begins with the last one counted adds its new cards to that one's
+        counts."""
+        pcache = self._pile_cache
+        if len(pcache) > 256:
+            pcache.clear()
+        names = self.counter.names
+        last, counts = self._last_pile
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            counts = counts.copy()
+            new = pile[k:]
+        else:
+            counts = np.zeros(53, np.float32)
+            new = pile
+        mv = cells(counts)
+        for c in new:
+            mv[names[c]] += 1.0
+        pcache[id(pile)] = (pile, counts)
+        self._last_pile = (pile, counts)
+        return counts
+
     def _row(self, mask: int) -> np.ndarray:
         """Counts by name then rank (67) of a card bitmask, cached by its value."""
         cache = self._rows
@@ -718,23 +765,19 @@ class ShanghaiEncoder(Encoder):
             row = cache[mask] = self.counter.counts([mask])[0]
         return row
 
-    def _slow(self, seat: int, dealer: int, hand_no: int, melds: Any, known: tuple[int, ...],
-              made: int, buys: tuple[int, ...], scores: tuple[int, ...]) -> np.ndarray:
-        """The slices that change seldom (melds, known cards, who made the contract, buys,
-        scores, the dealer, the contract), cached by the identity of the engine's immutable
-        tuples and the values of its numbers."""
-        key = (seat, dealer, hand_no, melds, known, made, buys, scores)
+    def _slow(self, seat: int, dealer: int, hand_no: int, melds: Any, made: int,
+              buys: tuple[int, ...], scores: tuple[int, ...]) -> np.ndarray:
+        """The slices that change seldom (melds, who made the contract, buys, scores, the
+        dealer, the contract), cached by the identity of the engine's immutable tuples and
+        the values of its numbers."""
+        key = (seat, dealer, hand_no, melds, made, buys, scores)
         hit = self._slow_cache.get(seat)
         if hit is not None and hit[0] == key:  # element by element, identity first
             return hit[1]
         at = self._at
         P = self.players
         rel = self.rel[seat]
-        order = self.order[seat]
         out = np.zeros(self.size, np.float32)
-        cnt = self.counter.counts([known[s] for s in order])
-        a = at["known_names"]
-        out[a:a + 53 * P] = cnt[:, :53].ravel()
         options = self.options
         contract = hand_no + 1 if hand_no < options.deals else 10
         idx: list[int] = [at["dealer"] + rel[dealer], at["contract"] + contract - 1]
@@ -790,19 +833,17 @@ class ShanghaiEncoder(Encoder):
         P = self.players
         at = self._at
         rel = self.rel[seat]
-        out = self._slow(seat, dealer, hand_no, melds, known, made, buys, scores).copy()
+        out = self._slow(seat, dealer, hand_no, melds, made, buys, scores).copy()
+        a = at["known_names"]
+        out[a:a + 53 * P] = self._known(known, seat)
         a = at["hand_names"]
-        out[a:a + 67] = self._row(hand)
+        row = _hand_counts(self._hands[seat], hand, self.counter.names, self._kinds)
+        self._hands[seat] = (hand, row)
+        out[a:a + 67] = row
         hit = self._pile_cache.get(id(pile))
-        if hit is None or hit[0] is not pile:
-            if len(self._pile_cache) > 256:
-                self._pile_cache.clear()
-            m = 0
-            for c in pile:
-                m |= 1 << c
-            hit = self._pile_cache[id(pile)] = (pile, self._row(m)[:53].copy())
         a = at["pile_names"]
-        out[a:a + 53] = hit[1]
+        out[a:a + 53] = (hit[1] if hit is not None and hit[0] is pile
+                         else self._pile_names(pile))
 
         mv = cells(out)
         mv[at["phase"] + self._phase_index[ph]] = 1.0
