@@ -30,6 +30,7 @@ from __future__ import annotations
 import abc
 import operator
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -164,8 +165,8 @@ class _CardCounter:
         return result
 
 
-def _hand_counts(last: tuple[int, np.ndarray] | None, hand: int, names: list[int],
-                 kinds: list[int]) -> np.ndarray:
+def _hand_counts(last: tuple[int, np.ndarray] | None, hand: int, names: Sequence[int],
+                 kinds: Sequence[int]) -> np.ndarray:
     """A new ``(67,)`` float32 row of the cards of bitmask ``hand``: count per name (53), then
     per kind (14; ``kinds[c]`` of card id ``c``).  ``last``: ``(hand, its row)`` of the same
     seat's last tensor or ``None``: its counts changed card by card for the few cards drawn,
