@@ -1,9 +1,13 @@
 """Observation tensors: a fixed-shape ``numpy.float32`` vector of what one seat may know.
 
 :func:`encoder_for` returns the encoder of a game and its options; ``encoder.encode(obs)``
-turns a :class:`~meldhall.game.Observation` (never a state: nothing hidden from the seat can
-enter) into a vector of ``encoder.size`` floats, laid out in named slices
-(``encoder.slices``, each ``(name, start, stop, description)``, listed in docs/rl.md).
+turns a :class:`~meldhall.game.Observation` (nothing hidden from the seat can enter) into a
+vector of ``encoder.size`` floats, laid out in named slices (``encoder.slices``, each
+``(name, start, stop, description)``, listed in docs/rl.md).  ``encoder.encode_state(state,
+seat)`` gives the same vector from a state without building the observation, reading only
+what the observation holds: the public fields it copies (checked against the observation
+class's ``PUBLIC_FIELDS`` when the encoder is built), the seat's own hand, the number of
+cards in each hand and in the stock, and the observation class's ``private_of``.
 
 Conventions shared by every game:
 
@@ -19,10 +23,10 @@ Conventions shared by every game:
   canasta scores by 1000 and minimums by 100; Shanghai penalty points by 100 (clipped to the
   slice's bounds, far beyond any real game).
 
-The encoders are written for speed (docs/rl.md, "Speed"): every card set is a bitmask, and all
-of an observation's card sets become counts in one ``unpackbits`` and one matrix product; the
-parts that change rarely (the melds) are cached by the identity of the immutable tuples the
-engine shares between states.
+The encoders are written for speed (docs/rl.md, "Speed"): every card set is a bitmask; the
+parts that change rarely (melds, scores, known cards) are cached by the identity of the
+immutable tuples the engine shares between states, or by value; the own hand and the
+discard pile are counted on from the observing seat's last ones.
 """
 
 from __future__ import annotations
