@@ -123,3 +123,106 @@ def test_relative_seats() -> None:
         t = enc.encode(state.observation(seat))
         sizes = t[enc.slice("hand_sizes")]
         assert list(sizes) == [state.hands[(seat + i) % 4].bit_count() for i in range(4)]
+
+
+# ---------------------------------------------------------------- the state path
+FAST_CASES = CASES + [("classic-canasta", 3), ("railroad-canasta", 4), ("shanghai-rummy", 4),
+                      ("shanghai-rummy", 5)]
+CUTTHROAT = {"three_player_mode": "cutthroat"}
+
+
+def _walk(game: str, players: int, steps: int, seed: int, options=None):
+    """Every state of ``steps`` actions of random play (new games as games end)."""
+    rng = random.Random(seed)
+    state = meldhall.new_game(game, players=players, seed=seed, options=options)
+    for _ in range(steps):
+        if state.is_terminal:
+            state = meldhall.new_game(game, players=players, seed=rng.randrange(10**9),
+                                      options=options)
+        yield state
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("game", "players"), FAST_CASES)
+def test_state_path_same_tensor(game: str, players: int) -> None:
+    """``encode_state(state, seat)`` is ``encode(state.observation(seat))`` for every seat of
+    every state of a few games of random play (whatever the caches hold: the same encoder
+    serves both paths, in the order an environment asks)."""
+    enc = None
+    checked = 0
+    for state in _walk(game, players, 1500, seed=players + 20):
+        enc = enc or encoder_for(game, state.options)
+        for seat in range(players):
+            a = enc.encode_state(state, seat)
+            b = enc.encode(state.observation(seat))
+            assert a.dtype == np.float32 and np.array_equal(a, b), (seat, np.nonzero(a != b))
+            checked += 1
+    assert checked == 1500 * players
+
+
+def test_state_path_cutthroat() -> None:
+    enc = None
+    for state in _walk("classic-canasta", 3, 1500, seed=5, options=CUTTHROAT):
+        enc = enc or encoder_for("classic-canasta", state.options)
+        for seat in range(3):
+            assert np.array_equal(enc.encode_state(state, seat),
+                                  enc.encode(state.observation(seat)))
+
+
+class _Hands(tuple):
+    """A state's hands that record which single hands are read (``hands[i]``); counting the
+    cards of every hand goes through iteration, which is public (CC-5.9, SH-6.4)."""
+
+    read: set[int]
+
+    def __getitem__(self, i):  # type: ignore[override]
+        self.read.add(i)
+        return tuple.__getitem__(self, i)
+
+
+class _Stock:
+    """A stock that tells only its size."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+
+class _Spy:
+    """A state seen through the attributes read from it."""
+
+    def __init__(self, state) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "read", set())
+        hands = _Hands(state.hands)
+        hands.read = set()
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "stock", _Stock(len(state.stock)))
+
+    def __getattr__(self, name):
+        self.read.add(name)
+        return getattr(self._state, name)
+
+
+@pytest.mark.parametrize(("game", "players"), [("classic-canasta", 4), ("railroad-canasta", 4),
+                                               ("shanghai-rummy", 4)])
+def test_state_path_reads_only_the_seats_knowledge(game: str, players: int) -> None:
+    """The state path reads the public fields the observation copies, the observer's own
+    hand (no other hand's cards), the size of the stock (not its order), and what the
+    observation class's ``private_of`` reads (the observer's staged melds, a kitty it may
+    see)."""
+    from meldhall.games.shanghai.observation import PUBLIC_FIELDS as SHANGHAI_PUBLIC
+
+    private = {"turn", "staged", "staged_up", "stages", "kitty_open", "kitties"}
+    for state in _walk(game, players, 400, seed=3):
+        enc = encoder_for(game, state.options)
+        public = set(SHANGHAI_PUBLIC if game == "shanghai-rummy"
+                     else type(state.observation(0)).PUBLIC_FIELDS)
+        for seat in range(players):
+            spy = _Spy(state)
+            t = enc.encode_state(spy, seat)
+            assert np.array_equal(t, enc.encode(state.observation(seat)))
+            assert spy.read <= public | private, spy.read - public - private
+            assert spy.hands.read <= {seat}

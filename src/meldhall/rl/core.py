@@ -25,6 +25,8 @@ Rewards (docs/rl.md, "Rewards"):
 from __future__ import annotations
 
 import random
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -57,30 +59,34 @@ _REWARDS = ("hand", "game")
 class ActionIndex:
     """Action ids of legal actions, cached by object: the engines list the same action objects
     again and again, so the id of each is computed once.  Keeping a reference to each cached
-    object means an ``id()`` can never be reused for another object while cached."""
+    object means an ``id()`` can never be reused for another object while cached (so a hit
+    by ``id()`` is the very object)."""
 
-    __slots__ = ("_ids", "_state_id")
+    __slots__ = ("_ids", "_keep")
 
     _LIMIT = 200_000
 
     def __init__(self) -> None:
-        self._ids: dict[int, tuple[Action, int]] = {}
+        self._ids: dict[int, int] = {}
+        self._keep: list[Action] = []  # every cached object, alive while its id is a key
 
     def ids(self, state: State, legal: list[Action]) -> list[int]:
         """The id of each action of ``legal`` (a list from ``state.legal_actions()``)."""
+        out: list[int | None] = list(map(self._ids.get, map(id, legal)))
+        if None not in out:
+            return out  # type: ignore[return-value]  # no None in it
         cache = self._ids
-        out = []
-        for a in legal:
-            hit = cache.get(id(a))
-            if hit is not None and hit[0] is a:
-                out.append(hit[1])
-                continue
-            i = state.action_id(a)  # type: ignore[attr-defined]  # every game's state has it
-            if len(cache) >= self._LIMIT:
-                cache.clear()
-            cache[id(a)] = (a, i)
-            out.append(i)
-        return out
+        if len(cache) + len(legal) > self._LIMIT:
+            cache.clear()
+            self._keep.clear()
+        for k, a in enumerate(legal):
+            i = cache.get(id(a))
+            if i is None:
+                i = state.action_id(a)  # type: ignore[attr-defined]  # every game's state has it
+                cache[id(a)] = i
+                self._keep.append(a)
+            out[k] = i
+        return out  # type: ignore[return-value]  # every item set above
 
 
 def _sides(state: State) -> tuple[tuple[int, ...], int]:
@@ -175,6 +181,7 @@ class Table:
         self.state: State = first
         self.hands_played = 0
         self.done = False
+        self._to_act = first.to_act[0]
         self._legal_seat = -1
         self._legal: dict[int, Action] = {}
         self._mask: np.ndarray | None = None
@@ -186,15 +193,14 @@ class Table:
                                        options=self.options)
         self.hands_played = 0
         self.done = False
+        self._to_act = self.state.to_act[0]
         self._legal_seat = -1
         self._mask = None
 
     @property
     def to_act(self) -> int:
         """The seat whose decision is awaited (``-1`` once the episode is over)."""
-        if self.done:
-            return -1
-        return self.state.to_act[0]
+        return self._to_act
 
     def legal(self) -> dict[int, Action]:
         """The legal actions of the seat to act, by id (empty once the episode is over)."""
@@ -209,14 +215,14 @@ class Table:
         return self._mask
 
     def _refresh(self) -> None:
-        seat = self.to_act
+        seat = self._to_act
         if seat == self._legal_seat and self._mask is not None:
             return
         mask = np.zeros(self.num_actions, np.int8)
         if seat < 0:
             self._legal = {}
         else:
-            la = self.state.legal_actions(seat)
+            la = self.state.legal_actions()  # the seat to act's
             ids = self.index.ids(self.state, la)
             self._legal = dict(zip(ids, la))
             mv = cells(mask)  # a dozen ids: cheaper than numpy's fancy indexing
@@ -232,15 +238,17 @@ class Table:
             ``(rewards per seat, episode over)``.  An id not in the mask ends the episode
             with ``illegal_reward`` for the mover (module docstring).
         """
-        seat = self.to_act
-        i = as_action_id(action_id)
-        action = self.legal().get(i) if i is not None else None
+        seat = self._to_act
+        i = action_id if type(action_id) is int else as_action_id(action_id)
+        if seat != self._legal_seat or self._mask is None:
+            self._refresh()
+        action = self._legal.get(i) if i is not None else None
         rewards = [0.0] * self.players
         if action is None:
             rewards[seat] = self.illegal_reward
             self._end()
             return rewards, True
-        self._apply(action, seat, rewards)
+        self._apply(action, seat, rewards, True)
         return rewards, self.done
 
     def apply_action(self, action: Action, seat: int, rewards: list[float]) -> None:
@@ -248,12 +256,26 @@ class Table:
         brings to ``rewards`` (per seat)."""
         self._apply(action, seat, rewards)
 
-    def _apply(self, action: Action, seat: int, rewards: list[float]) -> None:
-        before = self.state.outcome
-        st = self.state.apply(action, seat)
+    def _apply_listed(self, action: Action, rewards: list[float]) -> None:  # for this package
+        """Apply an action object of the current state's ``legal_actions()`` (the seat to
+        act's list, or :meth:`legal`'s values) without checking it again, and add the rewards
+        it brings to ``rewards``.  Anything else must go through :meth:`apply_action`."""
+        self._apply(action, self._to_act, rewards, True)
+
+    def _apply(self, action: Action, seat: int, rewards: list[float],
+               listed: bool = False) -> None:
+        """Apply ``action`` of ``seat``; ``listed``: it is one of the objects ``_legal``
+        holds (listed by the current state's ``legal_actions()`` for the seat to act)."""
+        state = self.state
+        before = state._outcome
+        if listed or (seat == self._to_act
+                      and any(map(is_, state.legal_actions(), repeat(action)))):
+            st = state.apply_unchecked(action)  # the very object listed for the seat to act
+        else:
+            st = state.apply(action, seat)  # checked (raises IllegalActionError)
         self._legal_seat = -1
         self._mask = None
-        oc = st.outcome
+        oc = st._outcome
         if oc is not None and oc is not before:  # a hand has just been scored
             self.hands_played += 1
             self.state = st
@@ -269,9 +291,11 @@ class Table:
             deal = st.legal_actions()
             st = st.apply(deal[0])
         self.state = st
+        self._to_act = st.to_act[0]
 
     def _end(self, rewards: list[float] | None = None) -> None:
         self.done = True
+        self._to_act = -1
         self._legal_seat = -1
         self._mask = None
         if rewards is not None and self.reward_mode == "game":

@@ -1,9 +1,13 @@
 """Observation tensors: a fixed-shape ``numpy.float32`` vector of what one seat may know.
 
 :func:`encoder_for` returns the encoder of a game and its options; ``encoder.encode(obs)``
-turns a :class:`~meldhall.game.Observation` (never a state: nothing hidden from the seat can
-enter) into a vector of ``encoder.size`` floats, laid out in named slices
-(``encoder.slices``, each ``(name, start, stop, description)``, listed in docs/rl.md).
+turns a :class:`~meldhall.game.Observation` (nothing hidden from the seat can enter) into a
+vector of ``encoder.size`` floats, laid out in named slices (``encoder.slices``, each
+``(name, start, stop, description)``, listed in docs/rl.md).  ``encoder.encode_state(state,
+seat)`` gives the same vector from a state without building the observation, reading only
+what the observation holds: the public fields it copies (checked against the observation
+class's ``PUBLIC_FIELDS`` when the encoder is built), the seat's own hand, the number of
+cards in each hand and in the stock, and the observation class's ``private_of``.
 
 Conventions shared by every game:
 
@@ -19,23 +23,27 @@ Conventions shared by every game:
   canasta scores by 1000 and minimums by 100; Shanghai penalty points by 100 (clipped to the
   slice's bounds, far beyond any real game).
 
-The encoders are written for speed (docs/rl.md, "Speed"): every card set is a bitmask, and all
-of an observation's card sets become counts in one ``unpackbits`` and one matrix product; the
-parts that change rarely (the melds) are cached by the identity of the immutable tuples the
-engine shares between states.
+The encoders are written for speed (docs/rl.md, "Speed"): every card set is a bitmask; the
+parts that change rarely (melds, scores, known cards) are cached by the identity of the
+immutable tuples the engine shares between states, or by value; the own hand and the
+discard pile are counted on from the observing seat's last ones.
 """
 
 from __future__ import annotations
 
 import abc
+import operator
 from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 
 import meldhall
 from meldhall.cards import Pack
 from meldhall.game import Observation
+from meldhall.games.canasta.observation import staged_count
+from meldhall.games.shanghai.observation import PUBLIC_FIELDS as SHANGHAI_PUBLIC_FIELDS
 
 __all__ = ["Encoder", "CanastaEncoder", "ShanghaiEncoder", "encoder_for", "SCORE_CLIP", "cells"]
 
@@ -49,6 +57,18 @@ _CANASTA_PHASES = {
 }
 _SHANGHAI_PHASES = ("upcard", "buy", "meld", "deal_end", "game_over")
 _RAILROAD_TYPES = ("red", "black", "wild", "sevens")
+#: The public fields (``Observation.public``, state attributes) the canasta tensor reads:
+#: both games', then Classic's or Railroad's own (in the order ``_encode`` unpacks them).
+_CANASTA_FIELDS = ("dealer", "nsides", "known", "red3", "scores", "side_of", "melds", "pile",
+                   "_phase", "turn", "pile_frozen", "took", "melds_made", "b3_done",
+                   "new_ranks")
+_CLASSIC_FIELDS = ("seat_melded", "asker_partner", "asked", "permission", "conceal_ok",
+                   "no_discard")
+_RAILROAD_FIELDS = ("closed", "kitty_taken")
+#: The public fields the Shanghai tensor reads (in the order ``_encode`` unpacks them).
+_SHANGHAI_FIELDS = ("dealer", "hand_no", "melds", "known", "made", "buys", "scores", "pile",
+                    "_phase", "turn", "queue", "rebuilds", "upcard_from", "taken",
+                    "contract_now", "jokers_now", "no_supply")
 
 
 @dataclass
@@ -106,6 +126,13 @@ class Encoder(abc.ABC):
     def encode(self, obs: Observation) -> np.ndarray:
         """The ``float32`` vector of shape ``(size,)`` of an observation of this game."""
 
+    @abc.abstractmethod
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.observation(seat))`` (the same vector), read from the state without
+        building the observation: only what that observation holds (the public fields it
+        copies, the seat's own hand and private part, the number of cards in each hand and in
+        the stock)."""
+
 
 def cells(array: np.ndarray) -> Any:
     """A ``memoryview`` of a 1-d array, for item writes cheaper than numpy's (float items for
@@ -140,6 +167,37 @@ class _CardCounter:
         bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
         result: np.ndarray = bits.reshape(len(masks), nb * 8) @ self.w
         return result
+
+
+def _hand_counts(last: tuple[int, np.ndarray] | None, hand: int, names: Sequence[int],
+                 kinds: Sequence[int]) -> np.ndarray:
+    """A new ``(67,)`` float32 row of the cards of bitmask ``hand``: count per name (53), then
+    per kind (14; ``kinds[c]`` of card id ``c``).  ``last``: ``(hand, its row)`` of the same
+    seat's last tensor or ``None``: its counts changed card by card for the few cards drawn,
+    melded or discarded since (fewer operations than counting a dozen cards again)."""
+    if last is not None and (last[0] ^ hand).bit_count() < 8:
+        row = last[1].copy()
+        m = last[0] & ~hand  # gone
+        add = hand & ~last[0]  # come
+    else:
+        row = np.zeros(67, np.float32)
+        m = 0
+        add = hand
+    hv = cells(row)
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        hv[names[c]] -= 1.0
+        hv[53 + kinds[c]] -= 1.0
+        m ^= low
+    m = add
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        hv[names[c]] += 1.0
+        hv[53 + kinds[c]] += 1.0
+        m ^= low
+    return row
 
 
 def _rel(players: int) -> list[tuple[int, ...]]:
@@ -216,14 +274,40 @@ class CanastaEncoder(Encoder):
         self.rel = _rel(P)
         self.order = _order(P)
         self._meld_cache: dict[int, tuple[Any, list[int], np.ndarray]] = {}
-        self._known_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._known_cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self._pile_cache: dict[int, tuple[Any, np.ndarray]] = {}
         self._rows: dict[int, np.ndarray] = {}
         self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._sides: dict[int, list[int]] = {}
+        self._side_rows: dict[int, tuple[Any, np.ndarray]] = {}
+        self._bases: list[tuple[Any, ...] | None] = [None] * P
+        self._hands: list[tuple[int, np.ndarray] | None] = [None] * P
+        self._no_melds = np.zeros(56, np.float32)
+        self._kinds: dict[int, np.ndarray] = {}
+        self._last_pile: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(14, np.float32))
         self._kind_of = self.pack.rank_of
         self._phase_index = {ph: i for i, ph in enumerate(self.phases)}
         self._pack_size = float(n)
+        self._names = self.counter.names
+        at = self._at
+        self._offsets = tuple(at[k] for k in (
+            "phase", "turn", "to_act_me", "hand_names", "known_kinds", "hand_sizes",
+            "stock_size",
+            "pile_size", "pile_frozen", "upcard_names", "upcard_kind", "pile_kinds", "melds",
+            "turn_flags", "new_ranks", "staged", "staged_info",
+            "my_kitty" if self.railroad else "consent"))
+        self._o_no_discard = -1 if self.railroad else at["no_discard"]
+        # what the tensor reads of the public part of an observation, by name: only fields
+        # the observation class copies into ``public`` (so the state path reads no more)
+        self._obs_class: Any = cast(Any, type(first.observation(0)))
+        fields = _CANASTA_FIELDS
+        extra = _RAILROAD_FIELDS if self.railroad else _CLASSIC_FIELDS
+        public = set(self._obs_class.PUBLIC_FIELDS)
+        assert public.issuperset(fields + extra), set(fields + extra) - public
+        self._public_items = operator.itemgetter(*fields)
+        self._public_attrs = operator.attrgetter(*fields)
+        self._extra_items = operator.itemgetter(*extra)
+        self._extra_attrs = operator.attrgetter(*extra)
 
     def _side_order(self, side_of: tuple[int, ...], seat: int, nsides: int) -> list[int]:
         """Absolute sides in relative order: the observer's, then by the seats after it."""
@@ -238,37 +322,92 @@ class CanastaEncoder(Encoder):
         return out
 
     def _melds(self, melds: Any, sides: list[int], seat: int) -> np.ndarray:
-        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple)."""
+        """The ``melds`` slice for ``seat`` (cached by the identity of the melds tuple; built
+        from the rows of each side's melds, cached by the identity of its tuple, which the
+        engine keeps while that side's melds do not change)."""
         hit = self._meld_cache.get(seat)
         if hit is not None and hit[0] is melds and hit[1] == sides:
             return hit[2]
-        out = np.zeros(self.nsides * 56, np.float32)
-        mv = cells(out)
-        for i, sd in enumerate(sides):
+        rows = self._side_rows
+        if len(rows) > 1024:
+            rows.clear()
+        parts = []
+        for sd in sides:
             if sd >= len(melds):
+                parts.append(self._no_melds)
                 continue
-            b = i * 56
-            for m in melds[sd]:
-                if m is None:
-                    continue
-                o = b + m.rank * 4
-                mv[o] = float(m.naturals)
-                mv[o + 1] = float(m.twos)
-                mv[o + 2] = float(m.jokers)
-                if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
-                    mv[o + 3] = 1.0
+            side = melds[sd]
+            got = rows.get(id(side))
+            if got is None or got[0] is not side:
+                got = rows[id(side)] = (side, self._side_row(side))
+            parts.append(got[1])
+        parts += [self._no_melds] * (self.nsides - len(parts))
+        out = np.concatenate(parts)
         self._meld_cache[seat] = (melds, sides, out)
         return out
 
-    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
-        """The ``known_kinds`` slice for ``seat`` (cached by the identity of the tuple)."""
-        hit = self._known_cache.get(seat)
-        if hit is not None and hit[0] is known:
-            return hit[1]
-        cnt = self.counter.counts([known[s] for s in self.order[seat]])
-        out = cnt[:, 53:].ravel().copy()
-        self._known_cache[seat] = (known, out)
+    def _side_row(self, side: tuple[Any, ...]) -> np.ndarray:
+        """56 floats: naturals, twos, jokers and 1 if a canasta, per meld rank 0–13."""
+        out = np.zeros(56, np.float32)
+        mv = cells(out)
+        for m in side:
+            if m is None:
+                continue
+            o = m.rank * 4
+            mv[o] = float(m.naturals)
+            mv[o + 1] = float(m.twos)
+            mv[o + 2] = float(m.jokers)
+            if m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+                mv[o + 3] = 1.0
         return out
+
+    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
+        """The ``known_kinds`` slice for ``seat`` (cached by the values of the tuple: the
+        same few recur; built from the kind counts of each mask, cached by value)."""
+        cache = self._known_cache
+        key = (seat, known)
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 4096:
+                cache.clear()
+            kinds = self._kinds
+            if len(kinds) > 4096:
+                kinds.clear()
+            parts = []
+            for s in self.order[seat]:
+                m = known[s]
+                row = kinds.get(m)
+                if row is None:
+                    row = kinds[m] = np.array(self.pack.rank_counts(m), np.float32)
+                parts.append(row)
+            out = cache[key] = np.concatenate(parts)
+        return out
+
+    def _pile_kinds(self, pile: tuple[int, ...]) -> np.ndarray:
+        """Counts per kind (14) of the discard pile, cached by the identity of the tuple; a
+        pile that begins with the last one counted (discards since) adds its new cards to
+        that one's counts."""
+        pcache = self._pile_cache
+        hit = pcache.get(id(pile))
+        if hit is not None and hit[0] is pile:
+            return hit[1]
+        if len(pcache) > 256:
+            pcache.clear()
+        kind_of = self._kind_of
+        last, counts = self._last_pile
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            counts = counts.copy()
+            new = pile[k:]
+        else:
+            counts = np.zeros(14, np.float32)
+            new = pile
+        mv = cells(counts)
+        for c in new:
+            mv[kind_of[c]] += 1.0
+        pcache[id(pile)] = (pile, counts)
+        self._last_pile = (pile, counts)
+        return counts
 
     def _row(self, mask: int) -> np.ndarray:
         """Counts by name then kind (67) of a card bitmask, cached by its value."""
@@ -280,16 +419,16 @@ class CanastaEncoder(Encoder):
             row = cache[mask] = self.counter.counts([mask])[0]
         return row
 
-    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
-        """The slices that change seldom (melds, known cards, red threes, scores, minimums,
-        the dealer, Railroad's closed canastas and kitties, who has melded), cached by the
-        identity of the engine's immutable tuples and the values of its flags."""
-        priv = obs.private  # type: ignore[attr-defined]
-        known, red3, scores, side_of = p["known"], p["red3"], p["scores"], p["side_of"]
+    def _slow(self, seat: int, dealer: int, nsides: int, red3: tuple[int, ...],
+              scores: tuple[int, ...], side_of: tuple[int, ...], extra: tuple[Any, ...]
+              ) -> np.ndarray:
+        """The slices that change seldom (red threes, scores, minimums, the
+        dealer, Railroad's closed canastas and kitties, who has melded), cached by the
+        identity of the engine's immutable tuples and the values of its flags (``extra``:
+        Classic's ``seat_melded``; Railroad's ``closed``, ``kitty_taken`` and the kitty
+        sizes)."""
         railroad = self.railroad
-        extra = ((p["closed"], p["kitty_taken"], priv["kitty_sizes"]) if railroad
-                 else (p["seat_melded"],))
-        key = (seat, p["dealer"], p["nsides"], known, red3, scores, side_of) + extra
+        key = (seat, dealer, nsides, red3, scores, side_of) + extra
         hit = self._slow_cache.get(seat)
         if hit is not None and hit[0] == key:  # element by element, identity first
             return hit[1]
@@ -297,19 +436,16 @@ class CanastaEncoder(Encoder):
         P = self.players
         rel = self.rel[seat]
         out = np.zeros(self.size, np.float32)
-        a = at["known_kinds"]
-        out[a:a + 14 * P] = self._known(known, seat)
-        nsides = p["nsides"]
         sides = self._side_order(side_of, seat, nsides)
         self._sides[seat] = sides
-        idx: list[int] = [at["dealer"] + rel[p["dealer"]]]
+        idx: list[int] = [at["dealer"] + rel[dealer]]
         val: list[float] = [1.0]
         a = at["red_threes"]
         for s, m in enumerate(red3):
             if m:
                 idx.append(a + rel[s])
                 val.append(m.bit_count())
-        mins = obs.minimums()  # type: ignore[attr-defined]
+        mins = self._obs_class.minimums_of(self.options, scores, side_of, nsides)
         a = at["scores"]
         b = at["minimums"]
         for i, sd in enumerate(sides):
@@ -322,23 +458,23 @@ class CanastaEncoder(Encoder):
                 idx.append(b + i)
                 val.append(mins[sd] / 100.0)
         if railroad:
+            closed, taken, kitty_sizes = extra
             a = at["closed"]
             tix = _RAILROAD_TYPES
-            for s, cl in enumerate(p["closed"]):
+            for s, cl in enumerate(closed):
                 for kind, _m in cl:
                     idx.append(a + rel[s] * 4 + tix.index(kind))
                     val.append(1.0)
             a = at["kitty_sizes"]
             b = at["kitty_taken"]
-            taken = p["kitty_taken"]
-            for s, k in enumerate(priv["kitty_sizes"]):
+            for s, k in enumerate(kitty_sizes):
                 idx.append(a + rel[s])
                 val.append(k)
                 if (taken >> s) & 1:
                     idx.append(b + rel[s])
                     val.append(1.0)
         else:
-            sm = p["seat_melded"]
+            sm = extra[0]
             if sm:
                 a = at["seat_melded"]
                 for s in range(P):
@@ -355,112 +491,125 @@ class CanastaEncoder(Encoder):
     def encode(self, obs: Observation) -> np.ndarray:
         """The tensor of a canasta observation (shape ``(size,)``, ``float32``)."""
         p = obs.public
-        seat = obs.seat
-        P = self.players
-        at = self._at
-        rel = self.rel[seat]
-        out = self._slow(obs, seat, p).copy()
-        a = at["melds"]
-        out[a:a + self.nsides * 56] = self._melds(p["melds"], self._sides[seat], seat)
-        pile = p["pile"]
-        hit = self._pile_cache.get(id(pile))
-        if hit is None or hit[0] is not pile:
-            if len(self._pile_cache) > 256:
-                self._pile_cache.clear()
-            counts = [0.0] * 14
-            kind_of = self._kind_of
-            for c in pile:
-                counts[kind_of[c]] += 1.0
-            hit = self._pile_cache[id(pile)] = (pile, np.array(counts, np.float32))
-        a = at["pile_kinds"]
-        out[a:a + 14] = hit[1]
+        return self._encode(obs.seat, obs.hand, obs.hand_sizes,  # type: ignore[attr-defined]
+                            obs.stock_size, self._public_items(p),  # type: ignore[attr-defined]
+                            self._extra_items(p), obs.private)  # type: ignore[attr-defined]
 
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.observation(seat))``, the same vector, read from the state without
+        building the observation: the public fields the observation copies (the encoder's
+        field names are checked against the observation class's ``PUBLIC_FIELDS`` when it is
+        built), the seat's own hand, the number of cards in each hand and in the stock, and
+        the observation class's own ``private_of(state, seat)``.
+
+        Args:
+            state: a state of this encoder's game and options.
+            seat: the observing seat.
+        """
+        return self._encode(seat, state.hands[seat], tuple(map(int.bit_count, state.hands)),
+                            len(state.stock), self._public_attrs(state),
+                            self._extra_attrs(state),
+                            self._obs_class.private_of(state, seat))
+
+    def _encode(self, seat: int, hand: int, hs: tuple[int, ...], stock_size: int,
+                v: tuple[Any, ...], extra: tuple[Any, ...], priv: dict[str, Any]
+                ) -> np.ndarray:
+        (dealer, nsides, known, red3, scores, side_of, melds, pile, ph, turn, frozen, took,
+         melds_made, b3_done, nr) = v
+        railroad = self.railroad
+        # what the seldom-changing slices depend on besides the melds and known cards
+        slow = (extra + (priv["kitty_sizes"],)) if railroad else extra[:1]
+        P = self.players
+        (o_phase, o_turn, o_me, o_hand, o_known, o_hs, o_stock, o_pile, o_frozen, o_upn,
+         o_upk, o_pk, o_melds, o_flags, o_new, o_staged, o_sinfo, o_last) = self._offsets
+        rel = self.rel[seat]
+        # the seldom-changing slices (_slow, known cards, melds) of this seat's last tensor,
+        # checked inline: the engine shares unchanged values between states (identity)
+        bases = self._bases
+        b = bases[seat]
+        if (b is None or b[0] is not melds or not (b[1] is known or b[1] == known)
+                or not (b[2] is scores or b[2] == scores) or b[3] != red3
+                or b[4] != side_of or b[5] != dealer or b[6] != nsides or b[7] != slow):
+            base = self._slow(seat, dealer, nsides, red3, scores, side_of, slow).copy()
+            base[o_known:o_known + 14 * P] = self._known(known, seat)
+            base[o_melds:o_melds + self.nsides * 56] = self._melds(melds, self._sides[seat],
+                                                                   seat)
+            b = bases[seat] = (melds, known, scores, red3, side_of, dealer, nsides, slow, base)
+        out = b[8].copy()
+        pcache = self._pile_cache
+        hit = pcache.get(id(pile))
+        out[o_pk:o_pk + 14] = (hit[1] if hit is not None and hit[0] is pile
+                               else self._pile_kinds(pile))
+
+        names = self._names
+        kind_of = self._kind_of
+        row = _hand_counts(self._hands[seat], hand, names, kind_of)
+        self._hands[seat] = (hand, row)
+        out[o_hand:o_hand + 67] = row
         # single values: written through a memoryview (cheaper than numpy item access)
         mv = cells(out)
-        # the own hand, card by card (a dozen or so): by name, then by kind
-        names = self.counter.names
-        kind_of = self._kind_of
-        a = at["hand_names"]
-        b = a + 53
-        m = obs.hand  # type: ignore[attr-defined]
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            mv[a + names[c]] += 1.0
-            mv[b + kind_of[c]] += 1.0
-            m ^= low
-        ph = p["_phase"]
-        turn = p["turn"]
-        mv[at["phase"] + self._phase_index[ph]] = 1.0
-        mv[at["turn"] + rel[turn]] = 1.0
+        mv[o_phase + self._phase_index[ph]] = 1.0
+        mv[o_turn + rel[turn]] = 1.0
         if ph == "consent":
-            me = seat == p["asker_partner"]
+            me = seat == extra[1]
         elif ph == "hand_end":
-            me = seat == (p["dealer"] + 1) % P
+            me = seat == (dealer + 1) % P
         elif ph == "game_over":
             me = False
         else:
             me = seat == turn
         if me:
-            mv[at["to_act_me"]] = 1.0
-        hs = obs.hand_sizes  # type: ignore[attr-defined]
-        a = at["hand_sizes"]
+            mv[o_me] = 1.0
         for s in range(P):
-            mv[a + rel[s]] = float(hs[s])
+            mv[o_hs + rel[s]] = hs[s]
         n = self._pack_size
-        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
-        mv[at["pile_size"]] = len(pile) / n
-        if p["pile_frozen"]:
-            mv[at["pile_frozen"]] = 1.0
+        mv[o_stock] = stock_size / n
+        mv[o_pile] = len(pile) / n
+        if frozen:
+            mv[o_frozen] = 1.0
         if pile:
             up = pile[-1]
-            mv[at["upcard_names"] + self.counter.names[up]] = 1.0
-            mv[at["upcard_kind"] + self.pack.rank_of[up]] = 1.0
-        a = at["turn_flags"]
-        priv = obs.private  # type: ignore[attr-defined]
-        if p["took"]:
-            mv[a] = 1.0
-        mv[a + 1] = float(p["melds_made"])
-        if p["b3_done"]:
-            mv[a + 2] = 1.0
-        mv[a + 3] = priv.get("stages", 0) / 20.0
-        nr = p["new_ranks"]
+            mv[o_upn + names[up]] = 1.0
+            mv[o_upk + kind_of[up]] = 1.0
+        if took:
+            mv[o_flags] = 1.0
+        mv[o_flags + 1] = melds_made
+        if b3_done:
+            mv[o_flags + 2] = 1.0
+        if priv:
+            mv[o_flags + 3] = priv.get("stages", 0) / 20.0
+            staged = priv.get("staged")
+            if staged:
+                for sp in staged:  # Railroad may stage two seven-card melds of one rank
+                    o = o_staged + sp.rank * 3
+                    mv[o] += sp.naturals
+                    mv[o + 1] += sp.twos
+                    mv[o + 2] += sp.jokers
+                up_staged = bool(priv.get("staged_up"))
+                if up_staged:
+                    mv[o_sinfo] = 1.0
+                mv[o_sinfo + 1] = staged_count(staged, up_staged) / 100.0
         if nr:
-            a = at["new_ranks"]
             for r in range(14):
                 if (nr >> r) & 1:
-                    mv[a + r] = 1.0
-        staged = priv.get("staged")
-        if staged:
-            a = at["staged"]
-            for sp in staged:  # Railroad may stage two seven-card melds of one rank: add up
-                o = a + sp.rank * 3
-                mv[o] += sp.naturals
-                mv[o + 1] += sp.twos
-                mv[o + 2] += sp.jokers
-            a = at["staged_info"]
-            if priv.get("staged_up"):
-                mv[a] = 1.0
-            mv[a + 1] = obs.staged_count() / 100.0  # type: ignore[attr-defined]
-        if self.railroad:
+                    mv[o_new + r] = 1.0
+        if railroad:
             kitty = priv["kitty"]
             if kitty is not None:
-                a = at["my_kitty"]
-                out[a:a + 14] = self._row(kitty)[53:]
-                mv[a + 14] = 1.0
+                out[o_last:o_last + 14] = self._row(kitty)[53:]
+                mv[o_last + 14] = 1.0
         else:
-            a = at["consent"]
-            if p["asked"]:
-                mv[a] = 1.0
-            perm = p["permission"]
+            _sm, _partner, asked, perm, conceal_ok, no_discard = extra
+            if asked:
+                mv[o_last] = 1.0
             if perm is True:
-                mv[a + 1] = 1.0
+                mv[o_last + 1] = 1.0
             elif perm is False:
-                mv[a + 2] = 1.0
-            if p["conceal_ok"]:
-                mv[a + 3] = 1.0
-            if p["no_discard"]:
-                mv[at["no_discard"]] = 1.0
+                mv[o_last + 2] = 1.0
+            if conceal_ok:
+                mv[o_last + 3] = 1.0
+            if no_discard:
+                mv[self._o_no_discard] = 1.0
         return out
 
 
@@ -478,6 +627,10 @@ class ShanghaiEncoder(Encoder):
         kinds = [(pack.cards[c].rank - 1) if pack.cards[c].rank else 13
                  for c in range(pack.size)]
         self.counter = _CardCounter(pack, 14, kinds)
+        self._kinds = kinds
+        self._hands: list[tuple[int, np.ndarray] | None] = [None] * P
+        self._known_cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self._last_pile: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(53, np.float32))
         self.max_melds = M = 4 * P
         n = float(pack.size)
         most = float(4 * pack.decks + pack.jokers)
@@ -530,6 +683,12 @@ class ShanghaiEncoder(Encoder):
         self._rows: dict[int, np.ndarray] = {}
         self._slow_cache: dict[int, tuple[tuple[Any, ...], np.ndarray]] = {}
         self._n = n
+        first = meldhall.new_game(self.game, players=P, seed=0, options=options)
+        self._obs_class: Any = cast(Any, type(first.observation(0)))
+        public = set(SHANGHAI_PUBLIC_FIELDS)
+        assert public.issuperset(_SHANGHAI_FIELDS), set(_SHANGHAI_FIELDS) - public
+        self._public_items = operator.itemgetter(*_SHANGHAI_FIELDS)
+        self._public_attrs = operator.attrgetter(*_SHANGHAI_FIELDS)
 
     def _melds(self, melds: Any, seat: int) -> tuple[list[int], list[float]]:
         key = (seat, id(melds))
@@ -565,6 +724,42 @@ class ShanghaiEncoder(Encoder):
         self._meld_cache[key] = (melds, idx, val)
         return idx, val
 
+    def _known(self, known: tuple[int, ...], seat: int) -> np.ndarray:
+        """The ``known_names`` slice for ``seat``, cached by the values of the tuple (built
+        from the name counts of each mask, cached by value)."""
+        cache = self._known_cache
+        key = (seat, known)
+        out = cache.get(key)
+        if out is None:
+            if len(cache) > 4096:
+                cache.clear()
+            out = cache[key] = np.concatenate([self._row(known[s])[:53]
+                                               for s in self.order[seat]])
+        return out
+
+    def _pile_names(self, pile: tuple[int, ...]) -> np.ndarray:
+        """Counts per name (53) of the discard pile, cached by the identity of the tuple; a
+        pile that begins with the last one counted adds its new cards to that one's
+        counts."""
+        pcache = self._pile_cache
+        if len(pcache) > 256:
+            pcache.clear()
+        names = self.counter.names
+        last, counts = self._last_pile
+        k = len(last)
+        if len(pile) >= k and pile[:k] == last:
+            counts = counts.copy()
+            new = pile[k:]
+        else:
+            counts = np.zeros(53, np.float32)
+            new = pile
+        mv = cells(counts)
+        for c in new:
+            mv[names[c]] += 1.0
+        pcache[id(pile)] = (pile, counts)
+        self._last_pile = (pile, counts)
+        return counts
+
     def _row(self, mask: int) -> np.ndarray:
         """Counts by name then rank (67) of a card bitmask, cached by its value."""
         cache = self._rows
@@ -575,27 +770,22 @@ class ShanghaiEncoder(Encoder):
             row = cache[mask] = self.counter.counts([mask])[0]
         return row
 
-    def _slow(self, obs: Observation, seat: int, p: dict[str, Any]) -> np.ndarray:
-        """The slices that change seldom (melds, known cards, who made the contract, buys,
-        scores, the dealer, the contract), cached by the identity of the engine's immutable
-        tuples and the values of its numbers."""
-        melds, known, made, buys, scores = p["melds"], p["known"], p["made"], p["buys"], \
-            p["scores"]
-        key = (seat, p["dealer"], p["hand_no"], melds, known, made, buys, scores)
+    def _slow(self, seat: int, dealer: int, hand_no: int, melds: Any, made: int,
+              buys: tuple[int, ...], scores: tuple[int, ...]) -> np.ndarray:
+        """The slices that change seldom (melds, who made the contract, buys, scores, the
+        dealer, the contract), cached by the identity of the engine's immutable tuples and
+        the values of its numbers."""
+        key = (seat, dealer, hand_no, melds, made, buys, scores)
         hit = self._slow_cache.get(seat)
         if hit is not None and hit[0] == key:  # element by element, identity first
             return hit[1]
         at = self._at
         P = self.players
         rel = self.rel[seat]
-        order = self.order[seat]
         out = np.zeros(self.size, np.float32)
-        cnt = self.counter.counts([known[s] for s in order])
-        a = at["known_names"]
-        out[a:a + 53 * P] = cnt[:, :53].ravel()
-        hand_no = p["hand_no"]
-        contract = hand_no + 1 if hand_no < obs.options.deals else 10  # type: ignore[attr-defined]
-        idx: list[int] = [at["dealer"] + rel[p["dealer"]], at["contract"] + contract - 1]
+        options = self.options
+        contract = hand_no + 1 if hand_no < options.deals else 10
+        idx: list[int] = [at["dealer"] + rel[dealer], at["contract"] + contract - 1]
         val: list[float] = [1.0, 1.0]
         b = at["made"]
         c = at["buys"]
@@ -609,7 +799,7 @@ class ShanghaiEncoder(Encoder):
         mi, mv = self._melds(melds, seat)
         idx += mi
         val += mv
-        limit = obs.options.buy_limit(contract)  # type: ignore[attr-defined]
+        limit = options.buy_limit(contract)
         a = at["buy_limit"]
         if limit is None:
             idx.append(a + 1)
@@ -628,67 +818,74 @@ class ShanghaiEncoder(Encoder):
 
     def encode(self, obs: Observation) -> np.ndarray:
         """The tensor of a Shanghai observation (shape ``(size,)``, ``float32``)."""
-        p = obs.public
-        seat = obs.seat
+        return self._encode(obs.seat, obs.hand, obs.hand_sizes,  # type: ignore[attr-defined]
+                            obs.stock_size,  # type: ignore[attr-defined]
+                            self._public_items(obs.public),
+                            obs.staged, obs.stages)  # type: ignore[attr-defined]
+
+    def encode_state(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.observation(seat))`` read from the state without building the
+        observation (as :meth:`CanastaEncoder.encode_state`: only the public fields the
+        observation copies, the seat's own hand and staged melds, card counts)."""
+        staged, stages = self._obs_class.private_of(state, seat)
+        return self._encode(seat, state.hands[seat], tuple(map(int.bit_count, state.hands)),
+                            len(state.stock), self._public_attrs(state), staged, stages)
+
+    def _encode(self, seat: int, hand: int, hs: tuple[int, ...], stock_size: int,
+                v: tuple[Any, ...], staged: Any, stages: int) -> np.ndarray:
+        (dealer, hand_no, melds, known, made, buys, scores, pile, ph, turn, queue, rebuilds,
+         upcard_from, taken, contract_now, jokers_now, no_supply) = v
         P = self.players
         at = self._at
         rel = self.rel[seat]
-        out = self._slow(obs, seat, p).copy()
-        pile = p["pile"]
+        out = self._slow(seat, dealer, hand_no, melds, made, buys, scores).copy()
+        a = at["known_names"]
+        out[a:a + 53 * P] = self._known(known, seat)
         a = at["hand_names"]
-        out[a:a + 67] = self._row(obs.hand)  # type: ignore[attr-defined]
+        row = _hand_counts(self._hands[seat], hand, self.counter.names, self._kinds)
+        self._hands[seat] = (hand, row)
+        out[a:a + 67] = row
         hit = self._pile_cache.get(id(pile))
-        if hit is None or hit[0] is not pile:
-            if len(self._pile_cache) > 256:
-                self._pile_cache.clear()
-            m = 0
-            for c in pile:
-                m |= 1 << c
-            hit = self._pile_cache[id(pile)] = (pile, self._row(m)[:53].copy())
         a = at["pile_names"]
-        out[a:a + 53] = hit[1]
+        out[a:a + 53] = (hit[1] if hit is not None and hit[0] is pile
+                         else self._pile_names(pile))
 
         mv = cells(out)
-        ph = p["_phase"]
-        turn = p["turn"]
         mv[at["phase"] + self._phase_index[ph]] = 1.0
         mv[at["turn"] + rel[turn]] = 1.0
-        queue = p["queue"]
         if ph == "buy":
             me = queue[0] == seat
         elif ph == "deal_end":
-            me = seat == (p["dealer"] + 1) % P
+            me = seat == (dealer + 1) % P
         elif ph == "game_over":
             me = False
         else:
             me = seat == turn
         if me:
             mv[at["to_act_me"]] = 1.0
-        hs = obs.hand_sizes  # type: ignore[attr-defined]
         a = at["hand_sizes"]
         for s in range(P):
             mv[a + rel[s]] = float(hs[s])
         n = self._n
-        mv[at["stock_size"]] = obs.stock_size / n  # type: ignore[attr-defined]
+        mv[at["stock_size"]] = stock_size / n
         mv[at["pile_size"]] = len(pile) / n
-        mv[at["rebuilds"]] = float(p["rebuilds"])
+        mv[at["rebuilds"]] = float(rebuilds)
         names = self.counter.names
         if pile:
             mv[at["upcard_names"] + names[pile[-1]]] = 1.0
         a = at["buy_queue"]
         for i, s in enumerate(queue):
             mv[a + rel[s]] = float(i + 1)
-        if p["upcard_from"] >= 0:
-            mv[at["upcard_from"] + rel[p["upcard_from"]]] = 1.0
-        if p["taken"] >= 0:
-            mv[at["taken_names"] + names[p["taken"]]] = 1.0
+        if upcard_from >= 0:
+            mv[at["upcard_from"] + rel[upcard_from]] = 1.0
+        if taken >= 0:
+            mv[at["taken_names"] + names[taken]] = 1.0
         a = at["turn_flags"]
-        if p["contract_now"]:
+        if contract_now:
             mv[a] = 1.0
-        mv[a + 1] = float(p["jokers_now"])
-        if p["no_supply"]:
+        mv[a + 1] = float(jokers_now)
+        if no_supply:
             mv[a + 2] = 1.0
-        staged = obs.staged  # type: ignore[attr-defined]
         b = at["staged_info"]
         if staged:
             a = at["staged_names"]
@@ -702,7 +899,7 @@ class ShanghaiEncoder(Encoder):
                     mv[a + k] += 1.0
             mv[b] = float(sets)
             mv[b + 1] = float(runs)
-        mv[b + 2] = obs.stages / 12.0  # type: ignore[attr-defined]
+        mv[b + 2] = stages / 12.0
         return out
 
 

@@ -124,23 +124,25 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
     def _play_bots(self, rewards: list[float]) -> None:
         table = self.table
         me = self.seat
-        while not table.done:
-            seat = table.to_act
-            if seat == me:
+        bots = self._bots
+        rngs = self._rngs
+        while True:
+            seat = table.to_act  # -1 once the episode is over
+            if seat == me or seat < 0:
                 return
             state = table.state
-            legal = state.legal_actions(seat)
-            bot = self._bots[seat]
-            rng = self._rngs[seat]
+            legal = state.legal_actions()  # the seat to act's
+            bot = bots[seat]
+            rng = rngs[seat]
             assert bot is not None and rng is not None  # every other seat has a bot
             if len(legal) == 1:
-                action = legal[0]
+                table._apply_listed(legal[0], rewards)
             elif type(bot) is RandomBot:
                 # RandomBot.choose reads no observation: the same draw without building one
-                action = legal[rng.randrange(len(legal))]
+                table._apply_listed(legal[rng.randrange(len(legal))], rewards)
             else:
-                action = bot.choose(state.observation(seat), legal, rng)
-            table.apply_action(action, seat, rewards)
+                table.apply_action(bot.choose(state.observation(seat), legal, rng), seat,
+                                   rewards)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action id, then the bots' until the learner's next decision."""
@@ -157,7 +159,7 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
         if illegal:
             i = min(legal)
         assert i is not None  # a legal id was chosen above
-        table.apply_action(legal[i], self.seat, rewards)
+        table._apply_listed(legal[i], rewards)
         self._play_bots(rewards)
         if self.render_mode == "human":
             self.render()
@@ -165,7 +167,8 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
                 self._info(illegal))
 
     def _obs(self) -> np.ndarray:
-        return self.encoder.encode(self.table.state.observation(self.seat))
+        # the tensor of state.observation(seat), read without building the observation
+        return self.encoder.encode_state(self.table.state, self.seat)
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         table = self.table

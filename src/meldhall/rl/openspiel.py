@@ -495,7 +495,7 @@ class MeldhallObserver:
         out = np.zeros(self.tensor.shape, np.float32)
         if core.state is None:
             return out
-        out[:enc.size] = enc.encode(core.state.observation(player))
+        out[:enc.size] = enc.encode_state(core.state, player)  # = encode(observation(player))
         if self.perfect_recall:
             n = game.players
             k = game.discard_kinds

@@ -78,6 +78,7 @@ class MeldhallAECEnv(AECEnv):
         self._zero_mask = np.zeros(self.table.num_actions, np.int8)
         self._obs_key: tuple[Any, int] | None = None
         self._obs_val: np.ndarray | None = None
+        self._rewards_zero = False
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
 
@@ -104,19 +105,28 @@ class MeldhallAECEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_act]
         self._obs_key = None
+        self._rewards_zero = False  # a new rewards dict at the first step
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": tensor, "action_mask": int8 mask}`` of ``agent``."""
         seat = self._seat[agent]
         table = self.table
-        key = (table.state, seat)
+        state = table.state
+        key = self._obs_key
         tensor = self._obs_val
-        if (tensor is None or self._obs_key is None or self._obs_key[0] is not key[0]
-                or self._obs_key[1] != seat):
-            tensor = self.encoder.encode(table.state.observation(seat))
-            self._obs_key, self._obs_val = key, tensor
+        if tensor is None or key is None or key[0] is not state or key[1] != seat:
+            # the tensor of state.observation(seat), read without building the observation
+            tensor = self._obs_val = self.encoder.encode_state(state, seat)
+            self._obs_key = (state, seat)
         mask = table.mask() if seat == table.to_act else self._zero_mask.copy()
         return {"observation": tensor, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As ``AECEnv.last``: the selected agent's observation (``None`` unless ``observe``),
+        cumulative reward, termination, truncation and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action id (``None`` for an agent already done)."""
@@ -127,12 +137,15 @@ class MeldhallAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         rewards, over = self.table.apply_id(action)
         agents = self.possible_agents
-        self.rewards = {agents[s]: r for s, r in enumerate(rewards)}
+        if any(rewards) or not self._rewards_zero:
+            self.rewards = dict(zip(agents, rewards))
+            self._rewards_zero = not any(rewards)
+            self._accumulate_rewards()
+        # else: every reward 0 now and at the last step (self.rewards holds zeros already)
         if over:
             self.terminations = {a: True for a in self.agents}
         else:
             self.agent_selection = agents[self.table.to_act]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -32,7 +32,19 @@ def card_order(c: Card) -> tuple[int, int]:
     suit (never the deck index, so a list does not tell which copies it holds)."""
     return (-rank_order(c.rank) if c.rank else -20, c.suit or 0)
 
-__all__ = ["CanastaObservation"]
+__all__ = ["CanastaObservation", "staged_count"]
+
+
+def staged_count(staged: tuple[MeldSpec, ...], staged_up: bool) -> int:
+    """The count (points, CC-3.4 / RR-3.5) of staged melds toward the minimum of the first
+    melding, with the upcard when the first is a staged take's (``staged_up``, CC-7.4,
+    RR-7.3); 0 with nothing staged."""
+    values = CLASSIC_VALUES
+    total = sum(sp.naturals * values[sp.rank] + sp.twos * values[2] + sp.jokers * values[0]
+                for sp in staged)
+    if staged and staged_up:
+        total += values[staged[0].rank]
+    return total
 
 _S = TypeVar("_S", bound=CanastaState)
 
@@ -69,6 +81,15 @@ class CanastaObservation(Observation, Generic[_S]):
     def from_state(cls, state: _S, seat: int) -> Self:
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in cls.PUBLIC_FIELDS}
+        return cls(seat, state.options, state.hands[seat],
+                   tuple(h.bit_count() for h in state.hands), len(state.stock), public,
+                   cls.private_of(state, seat))
+
+    @classmethod
+    def private_of(cls, state: _S, seat: int) -> dict[str, Any]:
+        """The :attr:`private` part of ``seat``'s observation of ``state`` (besides its hand):
+        what the game adds (:meth:`_private_of`), and while it is in turn its own staged
+        melds (keys ``staged``, ``staged_up``) and stage actions (``stages``)."""
         private = cls._private_of(state, seat)
         if seat == state.turn and state.staged:
             # CC-6.9 (a): the seat's own staged melds, seen by nobody else
@@ -76,9 +97,7 @@ class CanastaObservation(Observation, Generic[_S]):
                        "stages": state.stages}
         elif seat == state.turn and state.stages:
             private = {**private, "stages": state.stages}
-        return cls(seat, state.options, state.hands[seat],
-                   tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   private)
+        return private
 
     @classmethod
     def _private_of(cls, state: _S, seat: int) -> dict[str, Any]:
@@ -121,9 +140,17 @@ class CanastaObservation(Observation, Generic[_S]):
     def melds_of(self, side: int) -> list[dict[str, Any]]:
         """A side's melds as dicts (``rank``, ``cards``, ``spec``, ``size``, ``canasta`` …)."""
 
-    @abc.abstractmethod
     def minimums(self) -> list[int | None]:
         """Minimum count per side for its first melding this hand."""
+        p = self.public
+        return self.minimums_of(self.options, p["scores"], p["side_of"], p["nsides"])
+
+    @classmethod
+    @abc.abstractmethod
+    def minimums_of(cls, options: Any, scores: tuple[int, ...], side_of: tuple[int, ...],
+                    nsides: int) -> list[int | None]:
+        """:meth:`minimums` from the public values it depends on: the options, the scores,
+        each seat's side and the number of sides."""
 
     @property
     def staged(self) -> tuple[MeldSpec, ...]:
@@ -142,12 +169,7 @@ class CanastaObservation(Observation, Generic[_S]):
         """The count (points, CC-3.4 / RR-3.5) of the staged melds toward the minimum of the
         first melding, with the upcard of a staged take (CC-7.4, RR-7.3); 0 with nothing
         staged."""
-        values = CLASSIC_VALUES
-        total = sum(sp.naturals * values[sp.rank] + sp.twos * values[2] + sp.jokers * values[0]
-                    for sp in self.staged)
-        if self.staged and self.staged_upcard:
-            total += values[self.staged[0].rank]
-        return total
+        return staged_count(self.staged, self.staged_upcard)
 
     def log(self) -> list[dict[str, Any]]:
         """The public log, oldest first."""

@@ -50,18 +50,19 @@ class ClassicCanastaObservation(CanastaObservation[ClassicCanastaState]):
             out.append(self._meld_json(m, canasta, hidden=bool(m.hidden and canasta)))
         return out
 
-    def minimums(self) -> list[int | None]:
+    @classmethod
+    def minimums_of(cls, options: Any, scores: tuple[int, ...], side_of: tuple[int, ...],
+                    nsides: int) -> list[int | None]:
         """Minimum count per side (per player in cutthroat) (CC-7.1, CC-14.1)."""
-        p = self.public
         out: list[int | None] = []
-        for side in range(p["nsides"]):
-            seats = [s for s in range(self.players) if p["side_of"][s] == side]
+        for side in range(nsides):
+            seats = [s for s in range(options.player_count) if side_of[s] == side]
             if not seats:
                 out.append(None)
-            elif self.options.cutthroat:
-                out.append(self.options.minimum_count(p["scores"][seats[0]]))
+            elif options.cutthroat:
+                out.append(options.minimum_count(scores[seats[0]]))
             else:
-                out.append(self.options.minimum_count(p["scores"][side]))
+                out.append(options.minimum_count(scores[side]))
         return out
 
     def _json_extra(self) -> dict[str, Any]:

@@ -51,9 +51,11 @@ class RailroadCanastaObservation(CanastaObservation[RailroadCanastaState]):
             out.append(self._meld_json(m, None, closed=False))
         return out
 
-    def minimums(self) -> list[int | None]:
+    @classmethod
+    def minimums_of(cls, options: Any, scores: tuple[int, ...], side_of: tuple[int, ...],
+                    nsides: int) -> list[int | None]:
         """Minimum count per player (RR-7.1)."""
-        return [self.options.minimum_count(s) for s in self.public["scores"]]
+        return [options.minimum_count(s) for s in scores]
 
     def canasta_types(self, seat: int) -> list[str]:
         """Canasta types completed by ``seat`` (RR-6.9)."""

@@ -71,11 +71,18 @@ class ShanghaiObservation(Observation):
     def from_state(cls, state: ShanghaiState, seat: int) -> ShanghaiObservation:
         """The observation of ``seat`` in ``state``."""
         public = {name: getattr(state, name) for name in PUBLIC_FIELDS}
-        own = seat == state.turn
+        staged, stages = cls.private_of(state, seat)
         return cls(seat, state.options, state.hands[seat],
                    tuple(h.bit_count() for h in state.hands), len(state.stock), public,
-                   (state.log, state.log_mark), state.staged if own else (),
-                   state.stages if own else 0)
+                   (state.log, state.log_mark), staged, stages)
+
+    @staticmethod
+    def private_of(state: ShanghaiState, seat: int) -> tuple[tuple[MeldSpec, ...], int]:
+        """``(staged, stages)`` of ``seat``'s observation of ``state``: its own staged melds
+        and stage actions this turn (SH-8.1), empty and 0 unless it is in turn."""
+        if seat == state.turn:
+            return state.staged, state.stages
+        return (), 0
 
     @cached_property
     def log(self) -> tuple[tuple[int, str, str], ...]:
