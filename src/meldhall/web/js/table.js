@@ -716,14 +716,19 @@ function hintPanel(legal) {
   const detail = value !== null
     ? (d.penalty_points
       ? ` estimated ${value.replace(" points", "")}: penalty points fewer than the other players' mean this deal (+ is better; ${d.samples} playouts)`
-      : ` estimated ${value} for your side against the others this hand (${d.samples} playouts)`)
+      : d.partnership
+        ? ` estimated ${value} for your side against the other side this hand (${d.samples} playouts)`
+        : ` estimated ${value} for you against the other players' mean this hand (${d.samples} playouts)`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
   if (hintShowsPlan(d, legal)) {
     // the whole melding, then the step to play now (with melds staged that are not part of
     // it, the step is to withdraw them: the player is told why)
     const staged = (msg.view.observation.staged || []).length > 0;
     const why = staged && /^withdraw/.test(move) ? " (what you have staged is not part of it)" : "";
-    box.append(h("p.hint-best", h("strong", "Recommended: "), "the melding ",
+    // a melding is built meld by meld; any other move (a discard) only needs the staged
+    // melds withdrawn first
+    const isMelding = /^(meld|take|out|contract) /.test(d.plan);
+    box.append(h("p.hint-best", h("strong", "Recommended: "), isMelding ? "the melding " : "",
       h("code.hint-plan", ...notationNodes(d.plan)), h("span.dim", detail)),
       h("p.hint-best.hint-step", h("span", "Its next step: "), rec, why ? h("span.dim", why) : null));
   } else {
@@ -740,9 +745,11 @@ function hintPanel(legal) {
       const vs = alt.versus_recommended;
       const diff = vs === null || vs === undefined ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
-      const unit = d.penalty_points ? "penalty points saved" : "points";
+      // Shanghai Rummy: + is fewer penalty points than the recommendation (better)
+      const unit = d.penalty_points ? "penalty points (+ fewer)" : "points";
+      const counted = d.measured_deals ? plural(alt.samples, "deal") : plural(alt.samples, "playout");
       const text = (diff !== null
-        ? ` ${diff} ${unit} against the recommendation on the same deals (${plural(alt.samples, "playout")})`
+        ? ` ${diff} ${unit} against the recommendation on the same deals (${counted})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
         + (alt.note ? ` \u2014 ${named(alt.note)}` : "");
       list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, ...notationNodes(alt.action))
@@ -750,7 +757,7 @@ function hintPanel(legal) {
     }
     // this game's own rule (the hint's "gate"), never another game's
     const basis = d.measured_deals
-      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin.`
+      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin; a positive figure smaller than its \u00b1 is noise.`
       : "Other moves compared (\u00b1 one standard error). " + (d.gate || "") + " A small plus is noise.";
     box.append(h("p.dim", basis), list);
   }
