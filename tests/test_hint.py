@@ -193,7 +193,9 @@ def test_shanghai_hint_speaks_of_players_and_penalty_points(tmp_path):
     text = " ".join(console.export_text().split())
     assert "side" not in text, text
     assert "penalty points" in text and "other players' mean" in text
-    assert "+ is better" in text or "as many penalty points" in text
+    # said in words ("3 penalty points more than …"), no signed figure beside "fewer"/"more"
+    assert re.search(r"Estimate: (\d+ penalty points? (fewer|more)|as many penalty points)",
+                     text), text
     classic = hint(midgame("classic-canasta", 4, seed=5, decisions=4), bot="ismcts:8")
     assert not classic.penalty
 
@@ -217,3 +219,30 @@ def test_why_says_no_better_for_a_zero_difference():
     ranked[1] = ActionValue(b, 19, -10.0, False, -0.3, 6.0)
     why = _why(ranked, LEVELS["shanghai-rummy"]["normal"], penalty=True)
     assert "did no better: +0 ± 6, as many penalty points over 19 deals" in why
+
+
+def test_moves_after_withdrawing_say_so():
+    """With melds staged that no commit can use, a hint's discards are played after
+    withdrawing them: the hint says so beside the figure (they read as better moves that could
+    not be played)."""
+    import random
+
+    from meldhall import new_game
+    from meldhall.bots import make_bot
+
+    s = new_game("shanghai-rummy", players=4, seed=0)
+    bot, rng = make_bot("heuristic", "shanghai-rummy"), random.Random(0)
+    while True:
+        seat = s.to_act[0]
+        legal = s.legal_actions(seat)
+        stages = [a for a in legal if str(a).startswith("stage")]
+        if stages and seat == 0:
+            s = s.apply(stages[0], seat)
+            break
+        s = s.apply(bot.choose(s.observation(seat), legal, rng), seat)
+    h = hint(s, 0, bot="ismcts:24", seed=1).to_json()
+    legal = [str(a) for a in s.legal_actions(0)]
+    later = [alt for alt in h["alternatives"]
+             if alt["action"] not in legal and alt["action"].startswith("discard")]
+    assert later, h
+    assert all(alt["note"].startswith("after withdrawing the staged melds") for alt in later)

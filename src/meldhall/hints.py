@@ -209,6 +209,14 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         measured = best.visits
     else:
         notes = [_note(av, ranked, level) for av in others]
+    if getattr(observation, "staged", ()):
+        # a listed move that is no legal step now and no melding (a discard while melds are
+        # staged) is played after withdrawing them: say so beside its figure
+        for i, av in enumerate(others):
+            if av.action not in legal and next_step(observation, av.action, legal) != av.action \
+                    and not str(av.action).startswith(("meld ", "take ", "out ", "contract ")):
+                notes[i] = ("after withdrawing the staged melds; " + notes[i]) if notes[i] \
+                    else "after withdrawing the staged melds"
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
     step = next_step(observation, best.action, legal)
@@ -292,8 +300,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif last is not None and m.action == last.action:
             note = "the search's last challenger"
         else:
-            note = (f"the search dropped it after {m.visits} of its own "
-                    f"deal{'s' if m.visits != 1 else ''}")
+            note = (f"the search dropped it after {m.visits} "
+                    f"deal{'s' if m.visits != 1 else ''} of its own")
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]

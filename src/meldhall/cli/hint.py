@@ -66,8 +66,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                     f"{'fewer' if pts > 0 else 'more'} than the "
                     "other players' mean" if pts else
                     "as many penalty points as the other players' mean")
-            parts.append(Text(f"  Estimate: {what} for the deal ({_points(h.value)}: + is "
-                              f"better), averaged over its {h.samples} playouts."))
+            parts.append(Text(f"  Estimate: {what} for the deal, averaged over its "
+                              f"{h.samples} playouts."))
         else:
             whose = ("the side's hand score minus the other side's" if h.partnership else
                      "the hand score minus the other players' mean")

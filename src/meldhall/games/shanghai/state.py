@@ -487,7 +487,7 @@ class ShanghaiState(State):
         if type(action) in _STAGING:
             raise IllegalActionError(
                 "SH-8.1", "melds are staged only by the player in turn, in their own meld "
-                f"phase (seat {self.turn} is in turn, phase {ph})")
+                f"phase (seat {self.turn} is in turn)")
         if ph == DEAL_END:
             raise IllegalActionError(
                 "SH-4.2", f"seat {ta[0]}, the next dealer, deals the next deal")

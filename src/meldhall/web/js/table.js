@@ -673,10 +673,18 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+// Shanghai Rummy's estimate in words: "3 penalty points fewer" / "5 more" (no signed figure
+// beside "fewer", which read as a double negative)
+function penaltyWords(v) {
+  const r = Math.round(v);
+  if (r === 0) return "as many penalty points";
+  return `${Math.abs(r)} penalty point${Math.abs(r) === 1 ? "" : "s"} ${r > 0 ? "fewer" : "more"}`;
+}
+
 function points(v) {
   if (v === null || v === undefined) return null;
   const r = Math.round(v);  // whole points, as the hint's own figures are
-  return `${r > 0 ? "+" : r < 0 ? "\u2212" : "\u00b1"}${Math.abs(r)} points`;
+  return `${r < 0 ? "\u2212" : "+"}${Math.abs(r)} points`;  // "+0", never "±0 ± 0"
 }
 
 // The move a hint's button plays: its action, or where the hint recommends a whole melding
@@ -715,7 +723,7 @@ function hintPanel(legal) {
   // Shanghai Rummy scores penalty points (lower is better) for players, not sides
   const detail = value !== null
     ? (d.penalty_points
-      ? ` estimated ${value.replace(" points", "")}: penalty points fewer than the other players' mean this deal (+ is better; ${d.samples} playouts)`
+      ? ` estimated ${penaltyWords(d.value)} than the other players' mean this deal (${d.samples} playouts)`
       : d.partnership
         ? ` estimated ${value} for your side against the other side this hand (${d.samples} playouts)`
         : ` estimated ${value} for you against the other players' mean this hand (${d.samples} playouts)`)
@@ -740,8 +748,9 @@ function hintPanel(legal) {
     for (const alt of d.alternatives) {
       // a whole melding the engine stages (shorthand, not a legal move by itself) is named,
       // not a button: it is built one meld at a time
+      // a move that is not legal now and no melding (a discard while melds are staged) is
+      // played after withdrawing them: named, as its note says, not a button
       const melding = !legal.includes(alt.action);
-      if (melding && !/^(meld|take|out|contract) /.test(alt.action)) continue;
       const vs = alt.versus_recommended;
       const diff = vs === null || vs === undefined ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
@@ -752,7 +761,8 @@ function hintPanel(legal) {
         ? ` ${diff} ${unit} against the recommendation on the same deals (${counted})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
         + (alt.note ? ` \u2014 ${named(alt.note)}` : "");
-      list.append(h("li", melding ? h("code.melding", { title: "a melding: stage its melds one at a time" }, ...notationNodes(alt.action))
+      const isMeld = /^(meld|take|out|contract) /.test(alt.action);
+      list.append(h("li", melding ? h("code.melding", { title: isMeld ? "a melding: stage its melds one at a time" : "withdraw the staged melds first" }, ...notationNodes(alt.action))
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     // this game's own rule (the hint's "gate"), never another game's
