@@ -60,6 +60,9 @@ class Hint:
         partnership: the seat plays in a partnership (Classic Canasta, four or six players):
             ``value`` is then its side's hand score minus the other side's, otherwise the
             seat's own hand score minus the other players' mean.
+        gate_z: the search's margin in standard errors (1, or 1.64 in Shanghai Rummy): a
+            listed move ahead of the recommendation by less than ``gate_z`` times its ± is
+            noise.
         measured: the sampled deals on which the recommendation and every alternative were
             played out together for this hint (their figures then compare move with move);
             0 where the figures are the search's own.
@@ -81,6 +84,7 @@ class Hint:
     penalty: bool = False
     measured: int = 0
     partnership: bool = False
+    gate_z: float = 1.0
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
@@ -104,6 +108,7 @@ class Hint:
             "penalty_points": self.penalty,
             "measured_deals": self.measured,
             "partnership": self.partnership,
+            "gate_z": self.gate_z,
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
                  "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
@@ -195,28 +200,45 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal),
                     why=f"It is the {b.name} bot's choice; that bot gives no estimate.")
     ranked = analyse(observation, legal, rng)
-    best = ranked[0]
     level = getattr(b, "level", None)
+    measure = getattr(b, "measure", None)
+    root = measure is not None and level is not None and not getattr(level, "tree", False)
+    keep_staged = False
+    staged_now = bool(getattr(observation, "staged", ()))
+    if root and staged_now and not _needs_withdrawing(observation, ranked[0], legal):
+        keep_staged = True  # the search's choice goes on with what is staged
+    elif root and staged_now:
+        # with melds staged, the hint's reference is going on with them: the search started
+        # afresh from the whole hand and may prefer another move by noise alone, so the hint
+        # keeps what is staged unless another move beats it by the gate (no flip-flopping
+        # between "stage 8 8 8 2" and "withdraw all")
+        going_on = next((av for av in ranked
+                         if not _needs_withdrawing(observation, av, legal)), None)
+        if going_on is not None and going_on.visits >= 2:
+            ranked = [going_on] + [av for av in ranked if av is not going_on]
+            keep_staged = True
+    best = ranked[0]
     penalty = not _high_score_wins(game)
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     why = _why(ranked, level, penalty)
-    measure = getattr(b, "measure", None)
     measured = 0
-    if measure is not None and others and best.visits >= 2 and level is not None \
-            and not getattr(level, "tree", False):
+    if root and others and best.visits >= 2:
         best, others, notes, why = _measured_together(measure, observation, ranked, others,
-                                                      level, penalty, rng)
+                                                      level, penalty, rng, keep_staged)
         measured = best.visits
     else:
         notes = [_note(av, ranked, level) for av in others]
     if getattr(observation, "staged", ()):
-        # a listed move that is no legal step now and no melding (a discard while melds are
-        # staged) is played after withdrawing them: say so beside its figure
+        # a listed move that does not go on with what is staged (a discard, another melding)
+        # is played after withdrawing it: say so beside its figure
         for i, av in enumerate(others):
-            if av.action not in legal and next_step(observation, av.action, legal) != av.action \
-                    and not str(av.action).startswith(("meld ", "take ", "out ", "contract ")):
+            if _needs_withdrawing(observation, av, legal):
                 notes[i] = ("after withdrawing the staged melds; " + notes[i]) if notes[i] \
                     else "after withdrawing the staged melds"
+    for i, av in enumerate(others):
+        if str(av.action).startswith("ask"):
+            said = "asking your partner whether you may go out (CC-10.5)"
+            notes[i] = f"{said}; {notes[i]}" if notes[i] else said
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
     step = next_step(observation, best.action, legal)
@@ -231,12 +253,18 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     action = step if staged else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
-                _partnership(game, observation))
+                _partnership(game, observation), getattr(level, "gate_z", None) or 1.0)
 
 
 def _partnership(game: str, observation: Observation) -> bool:
     """Whether the seat plays with a partner (CC-1: four or six players form two sides)."""
     return game == "classic-canasta" and observation.players >= 4
+
+
+def _needs_withdrawing(observation: Observation, av: Any, legal: Sequence[Action]) -> bool:
+    """Whether ``av``'s move, with melds staged, begins by withdrawing them (it does not go
+    on with what is staged, CC-6.9, RR-6.11, SH-8.1)."""
+    return str(next_step(observation, av.action, legal)).startswith("withdraw")
 
 
 def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | None]:
@@ -249,8 +277,8 @@ def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | No
 
 
 def _measured_together(measure: Any, observation: Observation, ranked: Sequence[Any],
-                       listed: list[Any], level: Any, penalty: bool, rng: random.Random
-                       ) -> tuple[Any, list[Any], list[str], str]:
+                       listed: list[Any], level: Any, penalty: bool, rng: random.Random,
+                       keep_staged: bool = False) -> tuple[Any, list[Any], list[str], str]:
     """Comparable figures for a hint: the search's choice and every listed move (the
     heuristic's choice among them) are played out again on the same fresh sampled deals, as
     many as the search gave its choice (the bot's ``measure``).  The search drops moves after a
@@ -258,8 +286,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     challenger only, so its own figures are not comparable move with move.  At least 8 deals
     are played where the level's time cap (``seconds``) allows, never fewer than 2.
 
-    The hint recommends the search's choice unless a listed move beats it on these deals by
-    the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
+    The hint recommends the search's choice (with ``keep_staged``, ``ranked[0]`` is instead
+    the best move that goes on with the staged melds) unless a listed move beats it on these
+    deals by the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
     the difference from the recommendation on these deals.
 
     Returns:
@@ -293,7 +322,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             continue
         adv, err = _paired(results[i], results[rec])
         av = type(m)(m.action, deals, sum(results[i]) / deals, m.heuristic, adv, err)
-        if i == 0:
+        if i == 0 and keep_staged:
+            note = "goes on with the melds you have staged"
+        elif i == 0:
             note = "the search's choice" + (" (the heuristic's)" if m.heuristic else "")
         elif m.heuristic:
             note = "the heuristic's choice"
@@ -308,7 +339,16 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     best = type(r)(r.action, deals, sum(results[rec]) / deals, r.heuristic)
     gate = _gate(level)
     basis = f"on {deals} sampled deals played for this hint"
-    if rec != 0:
+    if keep_staged and rec != 0:
+        adv, err = _paired(results[rec], results[0])
+        why = (f"{basis}, {r.action} beat going on with the melds you have staged "
+               f"({chosen.action}) by {_pm(adv, err or 0.0, penalty)}, {gate}.")
+    elif keep_staged:
+        top, _ = rows[0]
+        why = (f"It goes on with the melds you have staged, kept unless another move beats it "
+               f"by {gate}: {basis}, the best other move, {top.action}, did "
+               f"{_pm(top.advantage, top.stderr or 0.0, penalty)}.")
+    elif rec != 0:
         adv, err = _paired(results[rec], results[0])
         why = (f"The search kept {chosen.action}, comparing it only with its last challenger, "
                f"but {basis} {r.action} beat it by {_pm(adv, err or 0.0, penalty)}, "

@@ -79,3 +79,31 @@ def test_shanghai_search_baseline_is_the_heuristics_contract():
         if found >= 3:
             break
     assert found >= 1
+
+
+def test_next_step_goes_on_with_melds_staged_in_another_order():
+    """A plan holding every staged meld goes on with its first step not staged yet, whatever
+    order they were staged in (it said 'withdraw all', to stage the same melds again)."""
+    from meldhall import new_game
+    from meldhall.bots.staging import next_step
+
+    for seed in range(60):
+        s = new_game("classic-canasta", players=2, seed=seed).apply_text("draw")
+        stages = [a for a in s.legal_actions() if str(a).startswith("stage")]
+        pairs = [(a, b) for a in stages for b in stages
+                 if a.spec.rank != b.spec.rank and a.spec.rank < b.spec.rank]
+        for a, b in pairs:
+            plan_text = f"meld {str(a)[6:]}, {str(b)[6:]}"
+            try:
+                plan = s.parse_action(plan_text)
+                s.check(plan)
+            except Exception:
+                continue
+            seq = s._expand(plan)  # stage, stage, commit
+            seat = s.to_act[0]
+            later = s.apply(seq[1], seat)  # the plan's second meld staged first
+            assert later.observation(seat).staged
+            step = next_step(later.observation(seat), plan, later.legal_actions(seat))
+            assert str(step) == str(seq[0]), (plan_text, step)
+            return
+    raise AssertionError("no two-meld melding found")

@@ -77,6 +77,28 @@ def next_step(observation: Observation, plan: Action, legal: Sequence[Action],
         nxt = seq[len(staged)]
         if nxt in legal:
             return nxt
+    if staged and len(staged) < len(seq):
+        # the plan holds every staged meld, staged in another order: go on with the first of
+        # its steps not staged yet (withdrawing to stage the same melds again gains nothing)
+        left = [getattr(a, "spec", None) or getattr(a, "meld", a) for a in steps]
+        holds_all = True
+        for m in staged:
+            if m in left:
+                left.remove(m)
+            else:
+                holds_all = False
+                break
+        if holds_all:
+            todo = list(staged)
+            for a in seq:
+                spec = (getattr(a, "spec", None) or getattr(a, "meld", a)
+                        if getattr(type(a), "PRIVATE", False) else None)
+                if spec is not None and spec in todo:
+                    todo.remove(spec)  # staged already
+                    continue
+                if a in legal:
+                    return a
+                break
     if staged:
         for a in legal:
             if str(a) == "withdraw all":

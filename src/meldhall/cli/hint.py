@@ -120,8 +120,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{h.measured} sampled deals for this hint, so the figures compare move with "
                      "move.  The hint recommends the search's choice unless another move beats "
-                     "it there by the search's own margin; a positive figure smaller than its ± "
-                     "is noise.")
+                     "it there by the search's own margin; a positive figure smaller than "
+                     f"{'its ±' if h.gate_z == 1.0 else f'{h.gate_z:g} times its ±'} is noise.")
         else:
             basis = (f"{h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
                      "dropped after a few deals was behind the moves kept on those deals, and "

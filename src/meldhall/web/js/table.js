@@ -767,7 +767,7 @@ function hintPanel(legal) {
     }
     // this game's own rule (the hint's "gate"), never another game's
     const basis = d.measured_deals
-      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin; a positive figure smaller than its \u00b1 is noise.`
+      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin; a positive figure smaller than ${d.gate_z && d.gate_z !== 1 ? `${d.gate_z} times its \u00b1` : "its \u00b1"} is noise.`
       : "Other moves compared (\u00b1 one standard error). " + (d.gate || "") + " A small plus is noise.";
     box.append(h("p.dim", basis), list);
   }
