@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import abc
 import random
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from meldhall.game import Action, Observation
 
@@ -70,35 +72,24 @@ def next_step(observation: Observation, plan: Action, legal: Sequence[Action],
     seq = st._expand(plan) if hasattr(st, "_expand") else None
     seq = seq or [plan]
     staged = list(getattr(observation, "staged", ()))
+
+    def spec_of(a: Action) -> Any:
+        # a staged step names its meld as ``spec`` (canasta) or ``meld`` (Shanghai Rummy)
+        return getattr(a, "spec", None) or getattr(a, "meld", a)
+
     steps = [a for a in seq if getattr(type(a), "PRIVATE", False)]
-    # a staged step names its meld as ``spec`` (canasta) or ``meld`` (Shanghai Rummy)
-    done = [getattr(a, "spec", None) or getattr(a, "meld", a) for a in steps[:len(staged)]]
-    if done == staged and len(staged) < len(seq):
-        nxt = seq[len(staged)]
-        if nxt in legal:
-            return nxt
-    if staged and len(staged) < len(seq):
-        # the plan holds every staged meld, staged in another order: go on with the first of
-        # its steps not staged yet (withdrawing to stage the same melds again gains nothing)
-        left = [getattr(a, "spec", None) or getattr(a, "meld", a) for a in steps]
-        holds_all = True
-        for m in staged:
-            if m in left:
-                left.remove(m)
-            else:
-                holds_all = False
-                break
-        if holds_all:
-            todo = list(staged)
-            for a in seq:
-                spec = (getattr(a, "spec", None) or getattr(a, "meld", a)
-                        if getattr(type(a), "PRIVATE", False) else None)
-                if spec is not None and spec in todo:
-                    todo.remove(spec)  # staged already
-                    continue
-                if a in legal:
-                    return a
-                break
+    if len(staged) < len(seq) and not Counter(staged) - Counter(map(spec_of, steps)):
+        # the plan holds every staged meld, in whatever order they were staged: go on with
+        # its first step not staged yet (withdrawing to stage the same melds again gains
+        # nothing)
+        todo = list(staged)
+        for a in seq:
+            if getattr(type(a), "PRIVATE", False) and spec_of(a) in todo:
+                todo.remove(spec_of(a))  # staged already
+                continue
+            if a in legal:
+                return a
+            break
     if staged:
         for a in legal:
             if str(a) == "withdraw all":

@@ -140,6 +140,31 @@ def cells(array: np.ndarray) -> Any:
     return memoryview(array)  # type: ignore[arg-type]  # an ndarray is a buffer; the stubs disagree
 
 
+def _count_on(cache: dict[int, tuple[Any, np.ndarray]], last: tuple[Any, np.ndarray],
+              pile: tuple[int, ...], index: Any, size: int
+              ) -> tuple[np.ndarray, tuple[Any, np.ndarray]]:
+    """Counts (``size`` float32 cells, ``index[card]`` the cell of a card) of ``pile``: a pile
+    that begins with ``last``'s pile (discards since) adds its new cards to ``last``'s counts;
+    the result is cached by the identity of the tuple.  Returns the counts and the new
+    ``last``."""
+    if len(cache) > 256:
+        cache.clear()
+    before, counts = last
+    k = len(before)
+    if len(pile) >= k and pile[:k] == before:
+        counts = counts.copy()
+        new = pile[k:]
+    else:
+        counts = np.zeros(size, np.float32)
+        new = pile
+    mv = cells(counts)
+    for c in new:
+        mv[index[c]] += 1.0
+    cache[id(pile)] = (pile, counts)
+    return counts, (pile, counts)
+
+
+
 def _card_matrix(pack: Pack, names_of: list[int], n_kinds: int, kind_of: list[int],
                  nbits: int) -> np.ndarray:
     """``(nbits, 53 + n_kinds)`` float32: row ``card id`` is one-hot of its name then kind."""
@@ -387,26 +412,11 @@ class CanastaEncoder(Encoder):
         """Counts per kind (14) of the discard pile, cached by the identity of the tuple; a
         pile that begins with the last one counted (discards since) adds its new cards to
         that one's counts."""
-        pcache = self._pile_cache
-        hit = pcache.get(id(pile))
+        hit = self._pile_cache.get(id(pile))
         if hit is not None and hit[0] is pile:
             return hit[1]
-        if len(pcache) > 256:
-            pcache.clear()
-        kind_of = self._kind_of
-        last, counts = self._last_pile
-        k = len(last)
-        if len(pile) >= k and pile[:k] == last:
-            counts = counts.copy()
-            new = pile[k:]
-        else:
-            counts = np.zeros(14, np.float32)
-            new = pile
-        mv = cells(counts)
-        for c in new:
-            mv[kind_of[c]] += 1.0
-        pcache[id(pile)] = (pile, counts)
-        self._last_pile = (pile, counts)
+        counts, self._last_pile = _count_on(self._pile_cache, self._last_pile, pile,
+                                            self._kind_of, 14)
         return counts
 
     def _row(self, mask: int) -> np.ndarray:
@@ -741,23 +751,8 @@ class ShanghaiEncoder(Encoder):
         """Counts per name (53) of the discard pile, cached by the identity of the tuple; a
         pile that begins with the last one counted adds its new cards to that one's
         counts."""
-        pcache = self._pile_cache
-        if len(pcache) > 256:
-            pcache.clear()
-        names = self.counter.names
-        last, counts = self._last_pile
-        k = len(last)
-        if len(pile) >= k and pile[:k] == last:
-            counts = counts.copy()
-            new = pile[k:]
-        else:
-            counts = np.zeros(53, np.float32)
-            new = pile
-        mv = cells(counts)
-        for c in new:
-            mv[names[c]] += 1.0
-        pcache[id(pile)] = (pile, counts)
-        self._last_pile = (pile, counts)
+        counts, self._last_pile = _count_on(self._pile_cache, self._last_pile, pile,
+                                            self.counter.names, 53)
         return counts
 
     def _row(self, mask: int) -> np.ndarray:
