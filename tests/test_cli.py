@@ -633,3 +633,46 @@ def test_your_own_log_lines_read_in_the_second_person():
     r = run("play", "shanghai-rummy", "--players", "3", "--seed", "3", "--bots", "heuristic",
             input="draw\nquit\n")
     assert "You: drew from the stock" in r.output and "You: draws" not in r.output
+    # the other players' lines read alike ("seat 3: draw — declines 2♦" beside "You: draw —
+    # declined" read as two different things)
+    others = [ln for ln in r.output.splitlines() if re.match(r"\s*\W?\s*seat \d", ln)]
+    assert others and not any(re.search(r"— (draws|declines|takes|passes) ", ln) or
+                              re.search(r": (draws|declines|takes) ", ln) for ln in others)
+
+
+def test_a_wrapped_hand_never_ends_or_starts_a_line_with_a_separator():
+    """A tester saw "5♥ 5♦ │ │" at the end of a wrapped hand (the group separator beside the
+    panel's border): the hand wraps between groups and leaves the separator out there."""
+    from rich.console import Console
+
+    from meldhall.cards import parse_cards
+    from rich.text import Text
+
+    from meldhall.cli.render import HandLine, hand_text
+
+    cards = hand_text(parse_cards("2C AS KD 10H 10C 9D 7H 7D 6S 4S 4C 3C 3C QH QD JS 8H 5H"))
+    for width in range(30, 90, 3):
+        c = Console(width=width, record=True)
+        c.print(HandLine(Text("Your hand (18): ", style="bold"), cards))
+        lines = [ln.rstrip() for ln in c.export_text().splitlines() if ln.strip()]
+        assert all(not ln.endswith("│") and not ln.lstrip().startswith("│") for ln in lines), \
+            (width, lines)
+        # every card is still there, each group whole on one line
+        assert "".join(lines).count("10♥ 10♣") == 1, lines
+
+
+def test_ask_without_a_partner_is_refused_by_its_rule():
+    """"Not understood: … you have no partner to ask": 'ask' is understood; CC-10.5 refuses it
+    in a game without partnerships."""
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "heuristic",
+            input="draw\nask\nquit\n")
+    assert "Refused (CC-10.5): you have no partner to ask" in r.output
+    assert "Not understood" not in r.output
+
+
+def test_staged_melds_write_the_joker_as_the_hand_does():
+    """The staged row read "J J J JK" under a hand and melds that write "Jk"."""
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "heuristic",
+            input="draw\nstage J J J Jk\nquit\n")
+    staged = [ln for ln in r.output.splitlines() if "Staged (only you see them)" in ln]
+    assert staged and "J J J Jk" in staged[-1] and "JK" not in staged[-1], staged

@@ -270,3 +270,99 @@ def test_a_hint_keeps_what_it_staged_unless_beaten():
             assert "staged" in again.why or again.measured == 0, again.why
         return
     pytest.skip("no seed in 0..39 whose hint stages a meld")
+
+
+def test_following_a_hint_step_by_step_keeps_it():
+    """A hint that says "stage J J J JK" (its melding ``meld J J J JK, 7 7 2``) says, once
+    that is staged and asked again with the same seed, the same melding with the same figures
+    and its next step, never "withdraw all": the search plans from the whole hand and its
+    deals do not depend on what is staged (a tester saw the hint change its mind after being
+    followed, Classic Canasta 2 players)."""
+    from meldhall import new_game
+
+    followed = 0
+    for seed in range(40):
+        s = new_game("classic-canasta", players=2, seed=seed).apply_text("draw")
+        first = hint(s, bot="ismcts:24", seed=5)
+        if first.next is None or not str(first.next).startswith("stage"):
+            continue
+        staged = s.apply(first.next)
+        again = hint(staged, bot="ismcts:24", seed=5)
+        assert str(again.plan) == str(first.action), (seed, again.why)
+        assert not str(again.next).startswith("withdraw"), (seed, again.why)
+        assert again.value == first.value and again.measured == first.measured
+        assert [str(a) for a, _, _ in again.alternatives] == \
+            [str(a) for a, _, _ in first.alternatives]
+        followed += 1
+        if followed == 3:
+            return
+    assert followed, "no seed in 0..39 whose hint stages a meld"
+
+
+def test_web_hint_seed_ignores_staging():
+    """The web table seeds a seat's hint by its table, seat and public actions only: staging
+    (private, CC-6.9) leaves the seed as it was, another public action changes it."""
+    from meldhall import new_game
+    from meldhall.server.tables import hint_seed
+
+    s = new_game("classic-canasta", players=2, seed=2)
+    while not any(str(a).startswith("stage") for a in s.legal_actions()):
+        s = s.apply(s.legal_actions()[0])
+    seat = s.to_act[0]
+    stage = next(a for a in s.legal_actions() if str(a).startswith("stage"))
+    staged = s.apply(stage)
+    assert staged.observation(seat).staged
+    assert hint_seed("t1", seat, len(s.history())) == hint_seed("t1", seat,
+                                                                 len(staged.history()))
+    moved = s.apply(next(a for a in s.legal_actions() if str(a).startswith("discard")))
+    assert hint_seed("t1", seat, len(moved.history())) != hint_seed("t1", seat,
+                                                                    len(s.history()))
+    assert hint_seed("t1", seat, 7) != hint_seed("t2", seat, 7) != hint_seed("t1", seat + 1, 7)
+
+
+def _hint_with(comparisons, penalty=False, measured=8, players=4, partnership=True):
+    from meldhall.hints import Hint
+
+    s = new_game("classic-canasta", players=2, seed=7).apply_text("draw")
+    moves = [a for a in s.legal_actions() if str(a).startswith("discard")]
+    alts = [(moves[i + 1], -10.0, measured) for i in range(len(comparisons))]
+    return Hint(0, moves[0], -20.0, measured, alts, comparisons=comparisons, measured=measured,
+                penalty=penalty, players=players, partnership=partnership)
+
+
+def test_the_footnote_says_only_what_fits_the_figures():
+    """A tester read "a positive figure smaller than its ± is noise" under a list of negative
+    figures only, and "A negative difference: worse …" under figures all +0 ± 0: the footnote
+    speaks of the signs the list has."""
+    worse = _hint_with([(-30.0, 12.0), (-5.0, 4.0)]).footnote()
+    assert worse.startswith("A negative difference: worse") and "noise" not in worse
+    assert "same 8 sampled deals" in worse
+    zero = _hint_with([(0.2, 0.0), (-0.3, 0.0)]).footnote()
+    assert zero.startswith("+0: the same result") and "negative" not in zero
+    assert "noise" not in zero
+    mixed = _hint_with([(14.0, 20.0), (-8.0, 5.0)]).footnote()
+    assert "negative" in mixed and "positive" in mixed and "noise" in mixed
+    sh = _hint_with([(-3.0, 2.0)], penalty=True).footnote()
+    assert sh.startswith("A negative difference: more penalty points") and "noise" not in sh
+    assert _hint_with([(3.0, 2.0)], penalty=True).footnote().startswith(
+        "A positive difference: fewer penalty points")
+    # the web shows the same sentence (JSON "footnote")
+    assert _hint_with([(-30.0, 12.0)]).to_json()["footnote"] == \
+        _hint_with([(-30.0, 12.0)]).footnote()
+
+
+def test_estimates_name_whom_they_are_measured_against():
+    """"the other players' mean" with one opponent read wrong: two players, the other
+    player's; partnerships, the other side's."""
+    assert _hint_with([], players=2, partnership=False).others() == "the other player's"
+    assert _hint_with([], players=3, partnership=False).others() == \
+        "the other players' mean"
+    assert _hint_with([], players=4).others() == "the other side's"
+    assert _hint_with([], players=2, partnership=False).to_json()["players"] == 2
+
+
+def test_a_difference_of_nothing_on_every_deal_is_said_in_words():
+    from meldhall.hints import _same
+
+    assert _same(0.2, 0.3) == "exactly as well on every deal"
+    assert _same(0.0, 4.0) == "" and _same(3.0, 0.0) == "" and _same(None, None) == ""

@@ -66,6 +66,8 @@ class Hint:
         measured: the sampled deals on which the recommendation and every alternative were
             played out together for this hint (their figures then compare move with move);
             0 where the figures are the search's own.
+        players: how many play (``value`` is measured against the other player alone in a
+            two-player game, against the others' mean otherwise); 0 where unknown.
     """
 
     seat: int
@@ -85,10 +87,64 @@ class Hint:
     measured: int = 0
     partnership: bool = False
     gate_z: float = 1.0
+    players: int = 0
+
+    def others(self) -> str:
+        """Whom ``value`` is measured against, for people: ``"the other side's"`` in a
+        partnership, ``"the other player's"`` with two players, otherwise ``"the other
+        players' mean"``."""
+        if self.partnership:
+            return "the other side's"
+        return "the other player's" if self.players == 2 else "the other players' mean"
 
     def _padded_comparisons(self) -> list[tuple[float | None, float | None]]:
         return list(self.comparisons) + [(None, None)] * (len(self.alternatives)
                                                           - len(self.comparisons))
+
+    def footnote(self) -> str:
+        """What the figures of the other moves mean, for people (shown under them by the
+        terminal and the web), saying only what fits them: the sign sentence speaks of the
+        signs the list has, the noise sentence appears only beside a positive figure; ``""``
+        without alternatives."""
+        if not self.alternatives:
+            return ""
+        advs = [round(c[0]) for c in self._padded_comparisons() if c[0] is not None]
+        worse = any(a < 0 for a in advs)
+        better = any(a > 0 for a in advs)
+        if self.penalty:
+            sign = ("A positive difference: fewer penalty points than the recommendation on "
+                    "the same deals (better); negative: more (worse)." if better and worse else
+                    "A positive difference: fewer penalty points than the recommendation on "
+                    "the same deals (better)." if better else
+                    "A negative difference: more penalty points than the recommendation on "
+                    "the same deals (worse)." if worse else
+                    "+0: as many penalty points as the recommendation on the same deals."
+                    if advs else "")
+        else:
+            sign = ("A negative difference: worse than the recommendation on the same deals; "
+                    "positive: better there." if better and worse else
+                    "A positive difference: better than the recommendation on the same deals."
+                    if better else
+                    "A negative difference: worse than the recommendation on the same deals."
+                    if worse else
+                    "+0: the same result as the recommendation on the same deals."
+                    if advs else "")
+        if self.measured:
+            noise = ""
+            if better:
+                times = "its ±" if self.gate_z == 1.0 else f"{self.gate_z:g} times its ±"
+                noise = f"; a positive figure smaller than {times} is noise"
+            basis = (f"Every move here, the recommendation too, was played out on the same "
+                     f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
+                     "this hint, so the figures compare move with move (± one standard "
+                     "error).  The recommendation stands unless another move beats it there "
+                     f"by the search's own margin{noise}.")
+        else:
+            basis = (f"{self.gate + '  ' if self.gate else ''}Only that comparison decides: a "
+                     "move dropped after a few deals was behind the moves kept on those deals, "
+                     "and its figure there, however good, is not a measure against the "
+                     "recommendation on every deal.")
+        return f"{sign}  {basis}" if sign else basis
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``meldhall hint --json`` object).  Points are whole points
@@ -109,6 +165,8 @@ class Hint:
             "measured_deals": self.measured,
             "partnership": self.partnership,
             "gate_z": self.gate_z,
+            "players": self.players,
+            "footnote": self.footnote(),
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
                  "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
@@ -194,38 +252,44 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     b = make_bot(bot, game)
     rng = random.Random(seed)
     if len(legal) == 1:
-        return Hint(seat, legal[0], None, 0, [], b.name, 1, why="It is the only legal move.")
+        return Hint(seat, legal[0], None, 0, [], b.name, 1, why="It is the only legal move.",
+                    players=observation.players)
     analyse = getattr(b, "analyse", None)
     if analyse is None:
         return Hint(seat, b.choose(observation, legal, rng), None, 0, [], b.name, len(legal),
-                    why=f"It is the {b.name} bot's choice; that bot gives no estimate.")
+                    why=f"It is the {b.name} bot's choice; that bot gives no estimate.",
+                    players=observation.players)
     ranked = analyse(observation, legal, rng)
     level = getattr(b, "level", None)
     measure = getattr(b, "measure", None)
     root = measure is not None and level is not None and not getattr(level, "tree", False)
-    keep_staged = False
     staged_now = bool(getattr(observation, "staged", ()))
-    if root and staged_now and not _needs_withdrawing(observation, ranked[0], legal):
-        keep_staged = True  # the search's choice goes on with what is staged
-    elif root and staged_now:
-        # with melds staged, the hint's reference is going on with them: the search started
-        # afresh from the whole hand and may prefer another move by noise alone, so the hint
-        # keeps what is staged unless another move beats it by the gate (no flip-flopping
-        # between "stage 8 8 8 2" and "withdraw all")
-        going_on = next((av for av in ranked
-                         if not _needs_withdrawing(observation, av, legal)), None)
-        if going_on is not None and going_on.visits >= 2:
-            ranked = [going_on] + [av for av in ranked if av is not going_on]
-            keep_staged = True
+    # the search plans from the whole hand, staged melds withdrawn, and its deals do not
+    # depend on what is staged: the hint works out the move it gave before anything was
+    # staged (same seed, same figures), so following it step by step never flips it
     best = ranked[0]
     penalty = not _high_score_wins(game)
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     why = _why(ranked, level, penalty)
     measured = 0
     if root and others and best.visits >= 2:
-        best, others, notes, why = _measured_together(measure, observation, ranked, others,
-                                                      level, penalty, rng, keep_staged)
+        going_on = None
+        if staged_now:
+            going_on = next((av for av in ranked
+                             if not _needs_withdrawing(observation, av, legal)), None)
+        best, others, notes, why = _measured_together(
+            measure, observation, ranked, others, level, penalty, rng,
+            going_on, lambda av: _needs_withdrawing(observation, av, legal))
         measured = best.visits
+    elif root and staged_now and _needs_withdrawing(observation, best, legal):
+        # too few playouts to compare: going on with what is staged is the reference
+        going_on = next((av for av in ranked
+                         if not _needs_withdrawing(observation, av, legal)), None)
+        if going_on is not None:
+            ranked = [going_on] + [av for av in ranked if av is not going_on]
+            best = going_on
+            others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
+        notes = [_note(av, ranked, level) for av in others]
     else:
         notes = [_note(av, ranked, level) for av in others]
     if getattr(observation, "staged", ()):
@@ -253,7 +317,8 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     action = step if staged else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
-                _partnership(game, observation), getattr(level, "gate_z", None) or 1.0)
+                _partnership(game, observation), getattr(level, "gate_z", None) or 1.0,
+                observation.players)
 
 
 def _partnership(game: str, observation: Observation) -> bool:
@@ -278,7 +343,8 @@ def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | No
 
 def _measured_together(measure: Any, observation: Observation, ranked: Sequence[Any],
                        listed: list[Any], level: Any, penalty: bool, rng: random.Random,
-                       keep_staged: bool = False) -> tuple[Any, list[Any], list[str], str]:
+                       going_on: Any = None, withdraws: Any = None,
+                       ) -> tuple[Any, list[Any], list[str], str]:
     """Comparable figures for a hint: the search's choice and every listed move (the
     heuristic's choice among them) are played out again on the same fresh sampled deals, as
     many as the search gave its choice (the bot's ``measure``).  The search drops moves after a
@@ -286,10 +352,13 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     challenger only, so its own figures are not comparable move with move.  At least 8 deals
     are played where the level's time cap (``seconds``) allows, never fewer than 2.
 
-    The hint recommends the search's choice (with ``keep_staged``, ``ranked[0]`` is instead
-    the best move that goes on with the staged melds) unless a listed move beats it on these
-    deals by the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
-    the difference from the recommendation on these deals.
+    The hint recommends the search's choice unless a listed move beats it on these deals by
+    the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
+    the difference from the recommendation on these deals.  With melds staged (CC-6.9,
+    RR-6.11, SH-8.1), ``going_on`` is the search's best move that goes on with them and
+    ``withdraws(av)`` tells a move that withdraws them first: when the recommendation found
+    that way would withdraw what is staged, going on with it is kept instead unless another
+    move beats that by the gate (no flip-flopping between staging and withdrawing).
 
     Returns:
         ``(best, alternatives, notes, why)``: the recommendation (``ActionValue``: its mean and
@@ -301,20 +370,33 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     heur = next((av for av in ranked if av.heuristic), None)
     if heur is not None and all(m.action != heur.action for m in moves):
         moves.append(heur)  # the heuristic's choice is always among the figures
+    if going_on is not None and all(m.action != going_on.action for m in moves):
+        moves.append(going_on)  # last: the deals and the others' figures stay as they were
     # as many deals as the search gave its choice, and at least 8 where the level's time cap
     # allows (a figure over 3 deals says little)
     results = measure(observation, [m.action for m in moves], max(chosen.visits, 8), rng,
                       seconds=getattr(level, "seconds", None))
     deals = len(results[0])
     z = getattr(level, "gate_z", None) or 1.0
-    rec = 0
-    beating = []
-    for i in range(1, len(moves)):
-        adv, err = _paired(results[i], results[0])
-        if err is not None and adv > z * err:
-            beating.append((adv, i))
-    if beating:
-        rec = max(beating)[1]
+
+    def beaten_by(ref: int) -> int:
+        """The move that beats ``moves[ref]`` by the most, by the gate; ``ref`` if none."""
+        beating = []
+        for i in range(len(moves)):
+            if i == ref:
+                continue
+            adv, err = _paired(results[i], results[ref])
+            if err is not None and adv > z * err:
+                beating.append((adv, i))
+        return max(beating)[1] if beating else ref
+
+    rec = beaten_by(0)
+    keep_staged = False
+    g = 0
+    if going_on is not None and withdraws is not None and withdraws(moves[rec]):
+        g = next(i for i, m in enumerate(moves) if m.action == going_on.action)
+        keep_staged = True
+        rec = beaten_by(g)
     last = ranked[1] if chosen.heuristic and len(ranked) > 1 else None
     rows = []
     for i, m in enumerate(moves):
@@ -322,7 +404,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             continue
         adv, err = _paired(results[i], results[rec])
         av = type(m)(m.action, deals, sum(results[i]) / deals, m.heuristic, adv, err)
-        if i == 0 and keep_staged:
+        if i == g and keep_staged:
             note = "goes on with the melds you have staged"
         elif i == 0:
             note = "the search's choice" + (" (the heuristic's)" if m.heuristic else "")
@@ -339,15 +421,15 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     best = type(r)(r.action, deals, sum(results[rec]) / deals, r.heuristic)
     gate = _gate(level)
     basis = f"on {deals} sampled deals played for this hint"
-    if keep_staged and rec != 0:
-        adv, err = _paired(results[rec], results[0])
+    if keep_staged and rec != g:
+        adv, err = _paired(results[rec], results[g])
         why = (f"{basis}, {r.action} beat going on with the melds you have staged "
-               f"({chosen.action}) by {_pm(adv, err or 0.0, penalty)}, {gate}.")
+               f"({going_on.action}) by {_pm(adv, err or 0.0, penalty)}, {gate}.")
     elif keep_staged:
         top, _ = rows[0]
+        did = _same(top.advantage, top.stderr) or _pm(top.advantage, top.stderr or 0.0, penalty)
         why = (f"It goes on with the melds you have staged, kept unless another move beats it "
-               f"by {gate}: {basis}, the best other move, {top.action}, did "
-               f"{_pm(top.advantage, top.stderr or 0.0, penalty)}.")
+               f"by {gate}: {basis}, the best other move, {top.action}, did {did}.")
     elif rec != 0:
         adv, err = _paired(results[rec], results[0])
         why = (f"The search kept {chosen.action}, comparing it only with its last challenger, "
@@ -367,10 +449,20 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         fig = _pm(top.advantage, top.stderr or 0.0, penalty)
         said = ("did no better" if round(top.advantage) == 0 else
                 "did worse" if top.advantage < 0 else "not enough")
+        same = _same(top.advantage, top.stderr)
         why = (f"It is the heuristic's choice, kept unless another move beats it by {gate}: "
-               f"{basis}, the best other move, {top.action}, did {fig}"
-               + (f", {said}." if said == "not enough" else f": it {said}."))
+               f"{basis}, the best other move, {top.action}, "
+               + (f"did {same}." if same else f"did {fig}"
+                  + (f", {said}." if said == "not enough" else f": it {said}.")))
     return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+def _same(adv: float | None, se: float | None) -> str:
+    """``"exactly as well on every deal"`` for a difference of +0 ± 0 (the same result on
+    each shared deal), where a figure would read as a measurement; ``""`` otherwise."""
+    if adv is not None and se is not None and round(adv) == 0 and round(se) == 0:
+        return "exactly as well on every deal"
+    return ""
 
 
 def signed(v: float) -> str:

@@ -1366,6 +1366,16 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     expect(refusal).to_contain_text("SH-10.2")
     expect(refusal).to_contain_text("Bob (you), in turn, first takes the upcard")
     assert not re.search(r"\bseat \d", refusal.inner_text())
+    # the page's own possessive: "your turn", but "not yours (…)" where no word follows
+    # (CC-5.8's refusal read "it is Ann's turn to act, not your (there are …)")
+    named = page.evaluate("""async () => {
+        const { seatsNamed } = await import("/js/board.js");
+        const names = ["Ann", "Bob", "Cleo"];
+        return [seatsNamed("it is seat 0's turn to act, not seat 1's (there are no out-of-turn plays)", names, 1),
+                seatsNamed("seat 1's turn", names, 1), seatsNamed("seat 1 hand", names, 1)];
+    }""")
+    assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
+                     "your turn", "your hand"], named
     page.close()
 
 

@@ -244,7 +244,15 @@ class ShanghaiHeuristicBot:
         :meth:`choose`, made whole), or :meth:`choose`'s action where it would not make the
         contract now.  Search bots use it as their baseline: without it a planning list holds
         no ``stage`` action, so the baseline would never make the contract.
+
+        With melds staged, the plan is made from the whole hand (the observation with them
+        withdrawn, as the planning actions are): never ``withdraw all``, which is a step, not
+        a plan (its planning answer is the discard or the other contract it leads to).
         """
+        if getattr(observation, "staged", ()):
+            from meldhall.bots.staging import unstaged_state
+
+            observation = unstaged_state(observation).observation(observation.seat)
         if observation.phase == "meld":
             contracts = [a for a in legal_actions if type(a) is Contract]
             if contracts:

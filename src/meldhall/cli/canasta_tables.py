@@ -20,6 +20,7 @@ from meldhall.cli.render import (
     cards_text,
     hand_label,
     hand_text,
+    notation_text,
     phase_text,
     seat_label,
     suit_sort,
@@ -181,7 +182,7 @@ def staged_row(obs: Any) -> tuple[str, Text] | None:
     for i, sp in enumerate(staged):
         if i:
             t.append("  |  ", style="dim")
-        t.append(str(sp), style="bold")
+        t.append_text(notation_text(str(sp), style="bold"))  # "Jk", as the hand says
         if i == 0 and obs.staged_upcard:
             t.append(" + upcard", style="bold")
     count = j.get("staged_count", 0)

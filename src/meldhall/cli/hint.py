@@ -63,14 +63,13 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         if h.penalty:  # Shanghai Rummy: players, penalty points, lower is better
             pts = round(h.value)
             what = (f"{abs(pts)} penalty point{'s' if abs(pts) != 1 else ''} "
-                    f"{'fewer' if pts > 0 else 'more'} than the "
-                    "other players' mean" if pts else
-                    "as many penalty points as the other players' mean")
+                    f"{'fewer' if pts > 0 else 'more'} than {h.others()}" if pts else
+                    f"as many penalty points as {h.others()}")
             parts.append(Text(f"  Estimate: {what} for the deal, averaged over its "
                               f"{h.samples} playouts."))
         else:
             whose = ("the side's hand score minus the other side's" if h.partnership else
-                     "the hand score minus the other players' mean")
+                     f"the hand score minus {h.others()}")
             parts.append(Text(
                 f"  Estimate: {_points(h.value)} points for the hand ({whose}), averaged over "
                 f"its {h.samples} playouts."))
@@ -82,7 +81,9 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                           f"type the whole melding '{pretty_notation(str(h.plan))}')",
                           style="dim"))
     elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
-        parts.append(Text(f"  This is the next step of '{pretty_notation(str(h.plan))}'.",
+        why = (": what you have staged is not part of it" if str(h.action).startswith(
+            "withdraw") else "")
+        parts.append(Text(f"  This is the next step of '{pretty_notation(str(h.plan))}'{why}.",
                           style="dim"))
     if h.alternatives:
         rec = pretty_notation(str(h.plan if h.plan is not None else h.action))
@@ -113,21 +114,7 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                 cells.append(Text(note, style="dim"))
             t.add_row(*cells)
         parts.append(t)
-        sign = ("A positive difference: fewer penalty points than the recommendation on the "
-                "same deals (better); negative: more (worse)." if h.penalty else
-                "A negative difference: worse than the recommendation on the same deals.")
-        if h.measured:
-            basis = (f"Every move here, the recommendation too, was played out on the same "
-                     f"{h.measured} sampled deals for this hint, so the figures compare move with "
-                     "move.  The hint recommends the search's choice unless another move beats "
-                     "it there by the search's own margin; a positive figure smaller than "
-                     f"{'its ±' if h.gate_z == 1.0 else f'{h.gate_z:g} times its ±'} is noise.")
-        else:
-            basis = (f"{h.gate + '  ' if h.gate else ''}Only that comparison decides: a move "
-                     "dropped after a few deals was behind the moves kept on those deals, and "
-                     "its figure there, however good, is not a measure against the "
-                     "recommendation on every deal.")
-        parts.append(Text(f"{sign}  {basis}", style="dim"))
+        parts.append(Text(h.footnote(), style="dim"))
     return parts
 
 

@@ -41,6 +41,7 @@ from meldhall.cli.render import (
     notation_text,
     pretty_notation,
     order_actions,
+    past_tense,
     outcome_view,
     score_sheet,
     seat_label,
@@ -60,20 +61,10 @@ _YOU_FORMS = {"is": "are", "has": "have", "was": "were", "does": "do"}
 
 
 
-#: A log note's third-person verb, said of the player reading it ("You: draws …" read wrong).
-_YOU_VERBS = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
-              "declines": "declined", "passes": "passed", "melds": "melded", "discards":
-              "discarded", "goes": "went", "lays": "laid", "swaps": "swapped", "asks": "asked",
-              "answers": "answered", "gets": "got", "receives": "received", "does": "did"}
-
-
 def _you(note: str, action: str = "") -> str:
-    """``draws from the stock (8♦)`` -> ``drew from the stock (8♦)``, for "You: …"; a note
-    repeating its action's verb ("buy — buys 5♥") is left for the log line to shorten."""
-    head, sep, rest = note.partition(" ")
-    if head not in _YOU_VERBS or (action and head == action.split(" ", 1)[0] + "s"):
-        return note
-    return _YOU_VERBS[head] + sep + rest
+    """``draws from the stock (8♦)`` -> ``drew from the stock (8♦)`` (the log is in the past
+    tense, :func:`~meldhall.cli.render.past_tense`)."""
+    return past_tense(note, action)
 
 
 def saves_folder() -> Path:
@@ -153,8 +144,7 @@ class Session:
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
             if e_seat < 0:
                 who = "Table"
-            elif e_seat == self.human:
-                note = _you(note, action)
+            note = past_tense(note, action)  # every line, so that all read alike
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
             line.append_text(log_line(action, note))
             self.console.print(line)

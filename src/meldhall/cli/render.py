@@ -75,6 +75,10 @@ def suit_sort(cards: Sequence[Card]) -> list[Card]:
                                         _KIND_POS.get(c.rank, 99), c.deck))
 
 
+#: Between two groups of a hand (:func:`hand_text`).
+GROUP_SEPARATOR = " │ "
+
+
 def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool = True) -> Text:
     """A hand grouped by rank (``Jk 2♠ │ A♥ A♦ │ Q♦ …``) or, ``by_suit``, by suit in the
     given order (``3♠ 6♠ Q♠ │ 4♥ │ … │ Jk``)."""
@@ -92,7 +96,7 @@ def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool =
             groups.append([c])
     for i, g in enumerate(groups):
         if i:
-            text.append(" │ ", style="dim")
+            text.append(GROUP_SEPARATOR, style="dim")
         text.append_text(cards_text(g, wild_twos))
     if not groups:
         text.append("(no cards)", style="dim")
@@ -186,6 +190,24 @@ def column_labels(players: int, ncols: int, side_of: Sequence[int],
     return labels
 
 
+#: A log note's third-person verb in the past tense: the log says what was done ("You:
+#: draws …" read wrong, and the other players' lines then read alike).
+_PAST = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
+         "declines": "declined", "passes": "passed", "melds": "melded", "discards": "discarded",
+         "goes": "went", "lays": "laid", "swaps": "swapped", "asks": "asked",
+         "answers": "answered", "gets": "got", "receives": "received", "does": "did"}
+
+
+def past_tense(note: str, action: str = "") -> str:
+    """A log note in the past tense: ``draws from the stock (8♦)`` -> ``drew from the stock
+    (8♦)``, ``declines 2♦`` -> ``declined 2♦``; a note repeating its action's verb (``buy —
+    buys 5♥``) is left for :func:`note_after` to shorten."""
+    head, sep, rest = note.partition(" ")
+    if head not in _PAST or (action and head == action.split(" ", 1)[0] + "s"):
+        return note
+    return _PAST[head] + sep + rest
+
+
 def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8) -> Text:
     """The last ``last`` public log entries, one a line (entries are ``(seat, action, note)``
     tuples or the observation's ``{"seat", "action", "note"}`` dicts)."""
@@ -201,7 +223,7 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        text.append_text(log_line(action, note))
+        text.append_text(log_line(action, past_tense(note, action)))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text
@@ -328,12 +350,54 @@ def table_panel(parts: list[RenderableType], title: str, *, log: Sequence[Any] =
         parts.append(Text("Last actions:", style="bold"))
         parts.append(Padding(log_text(log, names, log_lines), (0, 0, 0, 2)))
     for label, cards in hands:
-        h = Text(label + ": ", style="bold")
-        h.append_text(cards)
-        parts.append(h)
+        parts.append(HandLine(Text(label + ": ", style="bold"), cards))
     if status is not None:
         parts.append(status)
     return Panel(Group(*parts), title=escape(title), title_align="left", box=box.ROUNDED)
+
+
+class HandLine:
+    """A labelled hand (``Your hand (13): 2♣ │ A♠ A♦ │ …``) that wraps only between groups,
+    where the separator is left out: a wrapped line never ends or begins with ``│`` (beside
+    a panel's border it read as a stray ``│ │``).  Continuation lines are indented by two
+    columns.  A rich renderable: its layout depends on the width it is given."""
+
+    def __init__(self, label: Text, cards: Text):
+        self.label = label
+        self.cards = cards
+
+    def _groups(self) -> list[Text]:
+        plain = self.cards.plain
+        groups, start = [], 0
+        while True:
+            i = plain.find(GROUP_SEPARATOR, start)
+            if i < 0:
+                groups.append(self.cards[start:])
+                return groups
+            groups.append(self.cards[start:i])
+            start = i + len(GROUP_SEPARATOR)
+
+    def __rich_console__(self, console, options):
+        width = options.max_width
+        line = self.label.copy()
+        first = True
+        for g in self._groups():
+            if not first and line.cell_len + len(GROUP_SEPARATOR) + g.cell_len > width:
+                yield line
+                line = Text("  ")
+                first = True
+            if not first:
+                line.append(GROUP_SEPARATOR, style="dim")
+            line.append_text(g)
+            first = False
+        yield line
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        whole = self.label.cell_len + self.cards.cell_len
+        widest = max((g.cell_len for g in self._groups()), default=0) + 2
+        return Measurement(min(widest, whole), whole)
 
 
 def hand_label(seat: int, me: int, count: int, names: Sequence[str] | None,

@@ -53,10 +53,10 @@ from importlib import resources
 
 from meldhall.rules_text.spec import RULE_FILES, rules_text
 
-__all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override", "Rewrite",
-           "apply_rewrites", "convention_blocks", "derive", "fingerprint", "house_rule_note",
-           "house_rules", "in_players_words", "option_labels", "overrides", "player_rules", "rewrites", "spec_blocks",
-           "strip_annotations"]
+__all__ = ["Block", "EDGE_CASES_HEADING", "HOUSE_RULES_HEADING", "HouseRule", "Override",
+           "Rewrite", "apply_rewrites", "convention_blocks", "derive", "fingerprint",
+           "house_rule_note", "house_rules", "in_players_words", "option_labels", "overrides",
+           "player_rules", "rewrites", "spec_blocks", "strip_annotations"]
 
 HOUSE_RULES_HEADING = "## House rules"
 EDGE_CASES_HEADING = "## Edge cases"

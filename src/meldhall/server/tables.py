@@ -1108,7 +1108,8 @@ class TableManager:
         self.hints_running += 1
         try:
             data = await self.pool.advise(t.game, state.players, state.observation(seat),
-                                          state.legal_actions(seat), secrets.randbits(64))
+                                          state.legal_actions(seat),
+                                          hint_seed(t.id, seat, len(state.history())))
         except Exception as exc:
             log.exception("hint for seat %d at table %s failed", seat, t.id)
             raise Refusal("unavailable", f"the hint could not be worked out "
@@ -1119,6 +1120,20 @@ class TableManager:
         out = {"version": version, **data}
         t.hints[seat] = (version, out)
         return out
+
+
+def hint_seed(table_id: str, seat: int, public_actions: int) -> int:
+    """The seed of a hint at ``table_id`` for ``seat`` after ``public_actions`` public actions
+    (``len(state.history())``, which staging, CC-6.9, RR-6.11, SH-8.1, leaves unchanged).
+
+    The same position therefore gets the same hint, before and after the seat stages the
+    melds it recommends, so following a hint step by step does not make it change its mind
+    by sampling noise alone.  Only public facts go in: the hint reads the seat's observation,
+    and its seed tells nothing of the hidden cards.
+    """
+    digest = hashlib.blake2b(f"hint:{table_id}:{seat}:{public_actions}".encode(),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big")
 
 
 def _check_bot(name: str, game: str) -> None:

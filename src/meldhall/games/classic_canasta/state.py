@@ -744,7 +744,9 @@ class ClassicCanastaState(CanastaState):
         seat = self.turn
         partners = self.partners(seat)
         if not partners:
-            raise IllegalActionError("CC-10.5", "you have no partner to ask")
+            raise IllegalActionError(
+                "CC-10.5", "you have no partner to ask: asking \"may I go out?\" is for "
+                "partnerships (four or six players)")
         if opts.partner_permission == "disabled":
             raise IllegalActionError("CC-10.5", "asking \"may I go out?\" is disabled here")
         if a.partner not in partners:
@@ -1466,10 +1468,12 @@ class ClassicCanastaState(CanastaState):
         if isinstance(a, Ask) and a.partner == -1:
             seat = self.to_act[0] if self.to_act else self.turn
             ps = self.partners(seat)
+            if not ps:
+                return a  # understood; the rules refuse it (CC-10.5: no partner to ask)
             if len(ps) != 1:
                 raise NotationError(
                     "ask which partner? write 'ask N' with the partner's seat: "
-                    + ", ".join(map(str, ps)) if ps else "you have no partner to ask")
+                    + ", ".join(map(str, ps)))
             a = Ask(ps[0])
         return a
 

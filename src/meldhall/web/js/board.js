@@ -535,13 +535,15 @@ export function breakdown(oc, obs, names, mySeat = null) {
  *  its possessive ("your hand", "your turn") where the page's own seat is "(you)".  A seat
  *  without a name stays as written. */
 export function seatsNamed(text, names, mySeat = null) {
-  return String(text).replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss) => {
+  return String(text).replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss, at, whole) => {
     const seats = [Number(first), ...(more.match(/\d+/g) || []).map(Number)];
     if (!names || seats.some((x) => !names[x])) return m;
     let out;
     if (poss && seats.length === 1) {
       const x = seats[0];
-      const whose = x === mySeat && youLabel === "(you)" ? "your" : `${names[x]}'s`;
+      // "your turn", but "not yours (…)": the possessive stands alone unless a word follows
+      const beforeWord = poss === " hand" || /^ [^\W\d]/u.test(whole.slice(at + m.length));
+      const whose = x === mySeat && youLabel === "(you)" ? (beforeWord ? "your" : "yours") : `${names[x]}'s`;
       out = poss === "'s" ? whose : `${whose} hand`;
     } else {
       out = seats.map((x) => (x === mySeat ? `${names[x]} ${youLabel}` : names[x])).join(" or ")

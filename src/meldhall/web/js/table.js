@@ -720,13 +720,15 @@ function hintPanel(legal) {
   const move = hintMove(d, legal);
   const rec = actionButton(move, ".primary.hint-move");
   rec.id = "hint-move";
-  // Shanghai Rummy scores penalty points (lower is better) for players, not sides
+  // Shanghai Rummy scores penalty points (lower is better) for players, not sides; with one
+  // opponent there is no mean to speak of
+  const against = d.players === 2 ? "your opponent" : "the other players' mean";
   const detail = value !== null
     ? (d.penalty_points
-      ? ` estimated ${penaltyWords(d.value)} than the other players' mean this deal (${d.samples} playouts)`
+      ? ` estimated ${penaltyWords(d.value)} than ${against} this deal (${d.samples} playouts)`
       : d.partnership
         ? ` estimated ${value} for your side against the other side this hand (${d.samples} playouts)`
-        : ` estimated ${value} for you against the other players' mean this hand (${d.samples} playouts)`)
+        : ` estimated ${value} for you against ${against} this hand (${d.samples} playouts)`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
   if (hintShowsPlan(d, legal)) {
     // the whole melding, then the step to play now (with melds staged that are not part of
@@ -766,9 +768,9 @@ function hintPanel(legal) {
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
     }
     // this game's own rule (the hint's "gate"), never another game's
-    const basis = d.measured_deals
-      ? `Every move here, the recommendation too, was played out on the same ${plural(d.measured_deals, "sampled deal")} for this hint, so the figures compare move with move (\u00b1 one standard error). The hint recommends the search's choice unless another move beats it there by the search's own margin; a positive figure smaller than ${d.gate_z && d.gate_z !== 1 ? `${d.gate_z} times its \u00b1` : "its \u00b1"} is noise.`
-      : "Other moves compared (\u00b1 one standard error). " + (d.gate || "") + " A small plus is noise.";
+    // the hint's own footnote (this game's rule, never another game's; it speaks only of
+    // the signs the list has)
+    const basis = d.footnote || "";
     box.append(h("p.dim", basis), list);
   }
   return box;
