@@ -287,7 +287,8 @@ def test_saves_folder_defaults_to_the_user_data_folder(monkeypatch):
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):
-    """'meldhall hint … --json | head' closed the pipe and printed "internal error: BrokenPipeError"."""
+    """'meldhall hint … --json | head' closed the pipe and printed "internal error:
+    BrokenPipeError"."""
     import subprocess
 
     proc = subprocess.run(
@@ -676,3 +677,17 @@ def test_staged_melds_write_the_joker_as_the_hand_does():
             input="draw\nstage J J J Jk\nquit\n")
     staged = [ln for ln in r.output.splitlines() if "Staged (only you see them)" in ln]
     assert staged and "J J J Jk" in staged[-1] and "JK" not in staged[-1], staged
+
+
+def test_score_lines_read_as_the_table_does():
+    """"mixed canasta 4×8" (cards) read beside the table's "4×5 2 Jk Jk" (naturals), and the
+    cards left in a hand came in card-number order ("KC QC 8S 8D 6C 3S JK")."""
+    from meldhall.cli.render import score_label
+
+    assert score_label("mixed canasta 4×8: 4 4 4 4 4 2 JK JK") == \
+        "mixed canasta of 8 cards: 4 4 4 4 4 2 JK JK"
+    assert score_label("seat 0 hand KC QC 8S 8D 6C 3S JK 2H") == \
+        "seat 0 hand JK 2H KC QC 8S 8D 6C 3S"
+    assert score_label("seat 1 kitty AS 3D KH") == "seat 1 kitty AS KH 3D"
+    assert score_label("going out") == "going out"
+    assert score_label("seat 2 went out") == "seat 2 went out"

@@ -1369,13 +1369,19 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     # the page's own possessive: "your turn", but "not yours (…)" where no word follows
     # (CC-5.8's refusal read "it is Ann's turn to act, not your (there are …)")
     named = page.evaluate("""async () => {
-        const { seatsNamed } = await import("/js/board.js");
+        const { seatsNamed, logNote, scoreLabel } = await import("/js/board.js");
         const names = ["Ann", "Bob", "Cleo"];
         return [seatsNamed("it is seat 0's turn to act, not seat 1's (there are no out-of-turn plays)", names, 1),
-                seatsNamed("seat 1's turn", names, 1), seatsNamed("seat 1 hand", names, 1)];
+                seatsNamed("seat 1's turn", names, 1), seatsNamed("seat 1 hand", names, 1),
+                logNote("pass", "", "shanghai-rummy"), logNote("pass", "", "classic-canasta"),
+                scoreLabel("mixed canasta 4\u00d78: 4 4 4 4 4 2 JK JK"),
+                scoreLabel("seat 0 hand KC QC 8S 3S JK")];
     }""")
+    # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
-                     "your turn", "your hand"], named
+                     "your turn", "your hand", "does not buy", "",
+                     "mixed canasta of 8 cards: 4 4 4 4 4 2 JK JK",
+                     "seat 0 hand KC QC 8S 3S JK"], named
     page.close()
 
 

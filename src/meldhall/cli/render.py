@@ -75,6 +75,31 @@ def suit_sort(cards: Sequence[Card]) -> list[Card]:
                                         _KIND_POS.get(c.rank, 99), c.deck))
 
 
+_CANASTA_LABEL = re.compile(r"^(.*\bcanasta) (?:\S+)×(\d+): (.*)$")
+_CARDS_LABEL = re.compile(r"^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$")
+
+
+def score_label(label: str) -> str:
+    """A score line's label as the table shows things (CC-12, RR-13): a canasta by its size in
+    cards (``mixed canasta 4×8: 4 4 …`` read beside the table's ``4×5 2 Jk Jk``, which counts
+    naturals), the cards left in a hand in the hand's order (the engine lists them by card
+    number); other labels as they are."""
+    m = _CANASTA_LABEL.match(label)
+    if m:
+        return f"{m.group(1)} of {m.group(2)} cards: {m.group(3)}"
+    m = _CARDS_LABEL.match(label)
+    if m:
+        from meldhall.cards import parse_cards
+        from meldhall.errors import NotationError
+
+        try:
+            cards = parse_cards(m.group(2))
+        except NotationError:
+            return label
+        return f"{m.group(1)} " + " ".join(str(c) for c in sort_cards(cards))
+    return label
+
+
 #: Between two groups of a hand (:func:`hand_text`).
 GROUP_SEPARATOR = " │ "
 
@@ -255,7 +280,7 @@ def outcome_view(outcome: Outcome, players: int, side_of: Sequence[int],
         t.add_column("")
         t.add_column("Points", justify="right")
         for ln in r.lines:
-            t.add_row(ln.rule_id, notation_text(ln.label), f"{ln.points:+d}")
+            t.add_row(ln.rule_id, notation_text(score_label(ln.label)), f"{ln.points:+d}")
         if not r.lines:
             t.add_row("", Text("(nothing)", style="dim"), "0")
         t.add_section()

@@ -2,7 +2,7 @@
 // Everything shown comes from the observation the server sent: nothing is guessed.
 
 import { h, GAME_TITLES, ruleLink } from "./api.js";
-import { cardSVG, cardLabel, notationPieces, parseCard, prettyNotation } from "./cards.js";
+import { cardSVG, cardLabel, notationPieces, parseCard, prettyNotation, sortCards } from "./cards.js";
 
 const isShanghai = (obs) => obs.game === "shanghai-rummy";
 
@@ -404,15 +404,18 @@ export function notationNodes(text) {
 
 /** A log entry's note after its action: a note that begins with the action's own verb
  *  ("take" / "takes the pile (3 cards)") does not say it again ("take … — the pile (3 cards)"). */
-export function logNote(action, note) {
+export function logNote(action, note, game = null) {
   const verb = String(action || "").trim().split(/\s+/)[0].toLowerCase();
+  // Shanghai Rummy's bare "pass" is only ever an answer to a buy offer (SH-10.3): say so, as
+  // the terminal does
+  if (!note && game === "shanghai-rummy" && String(action || "").trim() === "pass") return "does not buy";
   const n = String(note || "");
   if (verb && n.toLowerCase().startsWith(verb + "s ")) return n.slice(verb.length + 2);
   return n;
 }
 
 /** The public log, newest last. */
-export function logPanel(log, names, mySeat, last = 60, total = null) {
+export function logPanel(log, names, mySeat, last = 60, total = null, game = null) {
   const entries = (log || []).slice(-last);
   const first = (total === null || total === undefined ? (log || []).length : total) - entries.length + 1;
   const start = Math.max(1, first);
@@ -423,7 +426,8 @@ export function logPanel(log, names, mySeat, last = 60, total = null) {
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
     if (e.action) text.append(h("code", notationNodes(e.action)));
-    if (e.note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(logNote(e.action, e.note), names, mySeat))));
+    const note = logNote(e.action, e.note, game);
+    if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(note, names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });
   return list;
@@ -496,12 +500,28 @@ export const SCORE_RULE_TITLES = {
  *  (a Railroad side may score dozens of canastas). */
 const MAX_LINES_SHOWN = 8;
 
+/** A score line's label as the table shows things (the terminal's ``score_label``): a canasta
+ *  by its size in cards ("mixed canasta 4×8: …" read beside the table's "4×5", which counts
+ *  naturals), the cards left in a hand in the hand's order (the engine lists them by card
+ *  number). */
+export function scoreLabel(label) {
+  const text = String(label);
+  const can = text.match(/^(.*\bcanasta) \S+×(\d+): (.*)$/);
+  if (can) return `${can[1]} of ${can[2]} cards: ${can[3]}`;
+  const held = text.match(/^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$/);
+  if (held) {
+    const tokens = held[2].split(" ");
+    if (tokens.every((t) => parseCard(t))) return `${held[1]} ${sortCards(tokens, "rank").join(" ")}`;
+  }
+  return text;
+}
+
 export function breakdown(oc, obs, names, mySeat = null) {
   const label = sideLabeller(obs, names);
   const box = h("div.breakdown", h("h4", handTitle(oc, obs, names, mySeat)));
   for (const r of oc.results) {
     const caption = `${label(r.side)}: ${r.hand_score} (total ${r.total})`;
-    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(seatsNamed(ln.label, names, mySeat))), h("td.num", String(ln.points))));
+    const lineRows = r.lines.map((ln) => h("tr", h("td.rule", ruleLink(ln.rule)), h("td", notationNodes(seatsNamed(scoreLabel(ln.label), names, mySeat))), h("td.num", String(ln.points))));
     if (r.lines.length <= MAX_LINES_SHOWN) {
       box.append(h("div.side-lines", h("table.lines", h("caption", caption), h("tbody", lineRows))));
       continue;
@@ -515,7 +535,7 @@ export function breakdown(oc, obs, names, mySeat = null) {
       byRule.set(ln.rule, g);
     }
     const sums = [...byRule].map(([rule, g]) => h("tr", h("td.rule", ruleLink(rule)),
-      h("td", g.count === 1 ? notationNodes(seatsNamed(g.label, names, mySeat))
+      h("td", g.count === 1 ? notationNodes(seatsNamed(scoreLabel(g.label), names, mySeat))
         : (SCORE_RULE_TITLES[rule] ? `${SCORE_RULE_TITLES[rule]}, ` : "") + `${g.count} lines`),
       h("td.num", String(g.points))));
     box.append(h("div.side-lines", h("table.lines.summed", h("caption", caption), h("tbody", sums)),
