@@ -275,6 +275,15 @@ def test_play_save_without_a_file_names_where(tmp_path, monkeypatch):
     path = saves / "meldhall-railroad-canasta-4.json"
     assert path.exists() and not list(here.iterdir())
     assert str(path.resolve()) in " ".join(r.output.split())
+    # another game of the same seed later does not overwrite it; its own saves update one file
+    first = path.read_text()
+    r = run("play", "railroad-canasta", "--players", "2", "--seed", "4", "--bots", "random",
+            input="save\ndraw\nsave\nquit\n")
+    assert r.exit_code == 0, r.output
+    second = saves / "meldhall-railroad-canasta-4-2.json"
+    assert path.read_text() == first and second.exists()
+    assert {p.name for p in saves.iterdir()} == {path.name, second.name}
+    assert " ".join(r.output.split()).count(str(second.resolve())) >= 2
 
 
 def test_saves_folder_defaults_to_the_user_data_folder(monkeypatch):

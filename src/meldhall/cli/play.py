@@ -283,7 +283,7 @@ class Session:
                                    f"{exc.strerror or exc}; give a file name: save FILE",
                                    style="red", markup=False)
                 return
-            path = folder / f"meldhall-{self.game}-{self.seed}.json"
+            path = self._save_path(folder)
         if path.is_dir():
             self.console.print(f"{path} is a folder; give a file name: save FILE",
                                style="red", markup=False)
@@ -300,6 +300,21 @@ class Session:
                            f"{where}).", markup=False, highlight=False, soft_wrap=True)
         if getattr(self.state.observation(self.human), "staged", ()):
             self.console.print("Staged melds are private and not in the record.", style="dim")
+
+    def _save_path(self, folder: Path) -> Path:
+        """The file a plain ``save`` writes in ``folder``: ``meldhall-GAME-SEED.json``, or
+        with ``-2``, ``-3`` … where an earlier game left that name; the same file for every
+        save of this game (the game so far, updated)."""
+        chosen = getattr(self, "_saved_to", None)
+        if chosen is not None and chosen.parent == folder:
+            return chosen
+        stem = f"meldhall-{self.game}-{self.seed}"
+        path, k = folder / f"{stem}.json", 1
+        while path.exists():
+            k += 1
+            path = folder / f"{stem}-{k}.json"
+        self._saved_to: Path = path
+        return path
 
     def seat_names(self, text: str) -> str:
         """``text`` with each ``seat N`` written as the name the table gives that seat."""
