@@ -700,3 +700,36 @@ def test_score_lines_read_as_the_table_does():
     assert score_label("seat 1 kitty AS 3D KH") == "seat 1 kitty AS KH 3D"
     assert score_label("going out") == "going out"
     assert score_label("seat 2 went out") == "seat 2 went out"
+
+
+def test_short_melds_are_written_out():
+    """"8×2 2" (two eights and a two) read oddly: a count only from four naturals on."""
+    from meldhall.cli.canasta_tables import meld_body
+
+    assert meld_body({"spec": "8 8 2", "rank": "8"}) == "8 8 2"
+    assert meld_body({"spec": "K K K JK", "rank": "K"}) == "K K K Jk"
+    assert meld_body({"spec": "5 5 5 5 2", "rank": "5"}) == "5×4 2"
+    assert meld_body({"spec": "2 2 JK", "rank": "wild"}) == "wild 2 2 Jk"
+
+
+def test_a_partners_melding_is_the_sides():
+    """'meld done' after a partner's first melding was refused with "you have melded this
+    hand": in a partnership the side has (CC-6.9)."""
+    from meldhall import new_game
+    from meldhall.errors import IllegalActionError
+
+    s = new_game("classic-canasta", players=4, seed=1)
+    while True:  # play until seat 0's side has melded and seat 2 is to meld
+        seat = s.to_act[0]
+        legal = s.legal_actions(seat)
+        if seat == 2 and s.observation(2).to_json()["melds"][0] and \
+                any(str(a).startswith("discard") for a in legal):
+            break
+        melds = [a for a in legal if str(a).startswith(("meld", "stage", "take"))]
+        pick = melds[0] if melds else legal[0]
+        if seat == 2 and melds:
+            pick = next((a for a in legal if str(a).startswith(("discard", "draw"))), legal[0])
+        s = s.apply(pick, seat)
+    with pytest.raises(IllegalActionError) as e:
+        s.apply_text("meld done", 2)
+    assert "your side has melded this hand" in str(e.value)

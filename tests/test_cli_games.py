@@ -208,8 +208,10 @@ def test_shanghai_buy_made_and_declined_by_the_human(shanghai_deal):
     out = r.output
     assert "Do you buy it?" in out
     # the log's card in its suit symbol, the note not saying "buy" twice ("buy  buys 5H …")
-    assert re.search(r"You: buy — (10|[2-9AKQJ])[♠♥♦♣] with a penalty card \(buy 1 of 3\) "
-                     r"\(penalty card", out)
+    # one pair of brackets for the buy's count and its (private) penalty card
+    assert re.search(r"You: bought (10|[2-9AKQJ])[♠♥♦♣] with a penalty card \(buy 1 of 3; "
+                     r"penalty card (10|[2-9AKQJ])[♠♥♦♣]\)", out)
+    assert ") (penalty card" not in out
     assert re.search(r"You: pass — did not buy", out)
     assert "1 used, 2 left" in out
     # the bots' decisions are printed as they happen
@@ -331,8 +333,9 @@ def test_log_lines_in_suit_symbols():
     entries = [(-1, "", "upcard 5H (pile frozen)"), (1, "discard Q", "QH"),
                (2, "meld 3S 3S 3C", ""), (0, "take 5 5", "takes the pile (38 cards)"),
                (3, "layoff JK=7D -> 2", ""), (1, "meld 4 4 JK", ""),
-               (2, "kitty", "takes the kitty")]
-    text = log_text(entries, ["you", "a", "b", "c"]).plain
+               (2, "kitty", "takes the kitty"), (1, "take", "takes the pile (2 cards)"),
+               (-1, "", "deal 1 ends: seat 2 goes out; totals 0 0 5")]
+    text = log_text(entries, ["you", "a", "b", "c"], 20).plain
     assert text.splitlines() == [
         "table: upcard 5♥ (pile frozen)",
         "seat 1 (a): discard Q — Q♥",
@@ -341,6 +344,8 @@ def test_log_lines_in_suit_symbols():
         "seat 3 (c): layoff Jk=7♦ -> 2",
         "seat 1 (a): meld 4 4 Jk",
         "seat 2 (b): kitty — took the kitty",  # the log is in the past tense
+        "seat 1 (a): took the pile (2 cards)",  # not "take — the pile (2 cards)"
+        "table: deal 1 ended: seat 2 went out; totals 0 0 5",
     ]
     assert not LETTER_CARD.search(text)
     # other words and rule IDs are left alone

@@ -7,17 +7,25 @@ that seat could work out, whatever the position file says about the other hands.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from meldhall.bots import make_bot
+from meldhall.bots.ismcts import IsmctsBot
 from meldhall.bots.staging import next_step
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
 
-__all__ = ["Hint", "hint", "hint_for_observation", "signed"]
+__all__ = ["HINT_SECONDS", "Hint", "hint", "hint_for_observation", "signed"]
+
+#: The wall-clock safety cap of a hint's search and of its measuring, each (seconds): the
+#: level's playout budget decides, not the clock, so the same position and seed give the
+#: same hint on a busy machine as on an idle one (a level's own cap, 1 s at ``normal``,
+#: cut Railroad Canasta hints to 4 deals of 8 under load).
+HINT_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -250,6 +258,12 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         raise OptionsError("no legal action to advise on")
     seat = observation.seat
     b = make_bot(bot, game)
+    level = b.level if isinstance(b, IsmctsBot) else None
+    if isinstance(b, IsmctsBot) and level is not None and level.seconds is not None:
+        # a hint plays the level's whole playout budget: a wall-clock cut (which a loaded
+        # machine reaches sooner) would make the same position give other figures, or
+        # another move, from one ask to the next; a generous cap stays as a safety net
+        b.level = dataclasses.replace(level, seconds=max(level.seconds, HINT_SECONDS))
     rng = random.Random(seed)
     if len(legal) == 1:
         return Hint(seat, legal[0], None, 0, [], b.name, 1, why="It is the only legal move.",
@@ -350,7 +364,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     many as the search gave its choice (the bot's ``measure``).  The search drops moves after a
     few deals on which others happened to lead, and compares its choice with its last
     challenger only, so its own figures are not comparable move with move.  At least 8 deals
-    are played where the level's time cap (``seconds``) allows, never fewer than 2.
+    are played (the clock only stops them past :data:`HINT_SECONDS`), never fewer than 2.
 
     The hint recommends the search's choice unless a listed move beats it on these deals by
     the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
@@ -372,10 +386,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         moves.append(heur)  # the heuristic's choice is always among the figures
     if going_on is not None and all(m.action != going_on.action for m in moves):
         moves.append(going_on)  # last: the deals and the others' figures stay as they were
-    # as many deals as the search gave its choice, and at least 8 where the level's time cap
-    # allows (a figure over 3 deals says little)
+    # as many deals as the search gave its choice, and at least 8 (a figure over 3 deals
+    # says little)
     results = measure(observation, [m.action for m in moves], max(chosen.visits, 8), rng,
-                      seconds=getattr(level, "seconds", None))
+                      seconds=HINT_SECONDS)
     deals = len(results[0])
     z = getattr(level, "gate_z", None) or 1.0
 
@@ -407,7 +421,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if i == g and keep_staged:
             note = "goes on with the melds you have staged"
         elif i == 0:
-            note = "the search's choice" + (" (the heuristic's)" if m.heuristic else "")
+            # with melds staged that it does not hold, the search's choice (planned from the
+            # whole hand) is not the recommendation: say where it comes from
+            note = ("the search's choice from your whole hand" if keep_staged else
+                    "the search's choice") + (" (the heuristic's)" if m.heuristic else "")
         elif m.heuristic:
             note = "the heuristic's choice"
         elif last is not None and m.action == last.action:
@@ -428,8 +445,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     elif keep_staged:
         top, _ = rows[0]
         did = _same(top.advantage, top.stderr) or _pm(top.advantage, top.stderr or 0.0, penalty)
-        why = (f"It goes on with the melds you have staged, kept unless another move beats it "
-               f"by {gate}: {basis}, the best other move, {top.action}, did {did}.")
+        whole = (f" (planning from your whole hand, the search chose {chosen.action}, which "
+                 "does not hold them)" if g != 0 else "")
+        why = (f"It goes on with the melds you have staged{whole}, kept unless another move "
+               f"beats it by {gate}: {basis}, the best other move, {top.action}, did {did}.")
     elif rec != 0:
         adv, err = _paired(results[rec], results[0])
         why = (f"The search kept {chosen.action}, comparing it only with its last challenger, "

@@ -1375,13 +1375,18 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 seatsNamed("seat 1's turn", names, 1), seatsNamed("seat 1 hand", names, 1),
                 logNote("pass", "", "shanghai-rummy"), logNote("pass", "", "classic-canasta"),
                 scoreLabel("mixed canasta 4\u00d78: 4 4 4 4 4 2 JK JK"),
-                scoreLabel("seat 0 hand KC QC 8S 3S JK")];
+                scoreLabel("seat 0 hand KC QC 8S 3S JK"),
+                seatsNamed("seat 1 is being offered the upcard", names, 1),
+                seatsNamed("the upcard is offered to seat 0; seat 1 may not act now", names, 1)];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
                      "your turn", "your hand", "does not buy", "",
                      "mixed canasta of 8 cards: 4 4 4 4 4 2 JK JK",
-                     "seat 0 hand KC QC 8S 3S JK"], named
+                     "seat 0 hand KC QC 8S 3S JK",
+                     # the page's own seat as a subject: "you are", not "Bob (you) is"
+                     "you are being offered the upcard",
+                     "the upcard is offered to Ann; you may not act now"], named
     page.close()
 
 

@@ -15,6 +15,8 @@ run, and no bot of the server moves while the page is measured.
 
 from __future__ import annotations
 
+import re
+
 import random
 import time
 from itertools import combinations
@@ -321,7 +323,25 @@ def test_the_table_layout_leaves_everything_readable(server, browser, artifacts,
         check_layout(page, f"{game} at the end of the hand, {size}", zones=zones, breakdown=True)
         shoot(page, artifacts, f"{game}-hand-end")
         assert not errors, errors
+        if size == PHONE:
+            break
         page.close()
+
+    # the next hand: once it wants this seat's decision, the finished hand folds to one line
+    # (it filled a phone's screen through the next hand), and opens again on request
+    m.play_until(lambda st: st.outcome is None and st.to_act == (0,))
+    panel = page.locator("#hand-over")
+    expect(panel).to_have_class(re.compile(r"\bfolded\b"))
+    expect(page.locator("#hand-over .breakdown")).to_have_count(0)
+    assert panel.bounding_box()["height"] < 120, panel.bounding_box()
+    page.click("#hand-over-show")
+    expect(page.locator("#hand-over .breakdown tr").first).to_be_visible()
+    m.play_until(lambda st: st.to_act != (0,))   # it stays open once opened again
+    expect(page.locator("#hand-over .breakdown tr").first).to_be_visible()
+    page.click("#hand-over-close")
+    expect(panel).to_be_hidden()
+    assert not errors, errors
+    page.close()
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "moves"), [

@@ -82,7 +82,7 @@ def test_the_clock_runs_out_a_bot_plays_for_me_and_i_take_my_seat_back(clock_ser
     expect(page.locator("#actions")).to_be_hidden()
     # the header no longer says "Your move", and my plate says who plays my seat
     expect(page.locator(".turn.mine")).to_have_count(0)
-    expect(page.locator('.player.me')).to_contain_text("heuristic playing for you")
+    expect(page.locator('.player.me')).to_contain_text("Bot (heuristic) playing for you")
     expect(page.locator("#table-notices")).to_contain_text(
         "Bot (heuristic) plays for Alice: the clock ran out (5 s)")
     assert srv.view(table, token)["seats"][0]["takeover"] == "clock"

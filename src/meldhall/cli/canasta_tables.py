@@ -50,14 +50,15 @@ KITTY_TYPES = frozenset({"red", "wild", "sevens"})
 
 
 def meld_body(m: dict[str, Any]) -> str:
-    """A meld's cards in short: ``K×5 2 Jk``, ``9``, ``wild 2 2 Jk``."""
+    """A meld's cards in short: ``K×5 2 Jk``, ``8 8 2``, ``9``, ``wild 2 2 Jk`` (a count
+    only from four naturals on: ``8×2 2`` read oddly beside the cards it stands for)."""
     tokens = m["spec"].split()
     rank = m["rank"]
     nat = sum(1 for t in tokens if t == rank)
     wild = ["Jk" if w == "JK" else w for w in tokens if w != rank]
     if rank == "wild":
         return "wild " + " ".join(wild)
-    body = f"{rank}×{nat}" if nat > 1 else rank
+    body = f"{rank}×{nat}" if nat > 3 else " ".join([rank] * max(nat, 1))
     if wild:
         body += " " + " ".join(wild)
     return body
@@ -188,6 +189,12 @@ def staged_row(obs: Any) -> tuple[str, Text] | None:
     count = j.get("staged_count", 0)
     t.append(f"   count {count}" + (f" of {minimum}" if minimum else ""),
              style="green" if minimum is None or count >= minimum else "yellow")
+    if minimum and count < minimum and not obs.staged_upcard:
+        # nothing but staging or withdrawing is legal until the count is reached (CC-6.9)
+        t.append(f"  — stage more melds to reach {minimum} (or go out concealed with a "
+                 "last discard), or 'withdraw all' to discard without melding; 'undo' takes "
+                 "the last back", style="dim")
+        return ("Staged (only you see them)", t)
     how = ("'take' commits them" if obs.staged_upcard else
            "'meld done' commits them (or a last discard that goes out concealed)")
     t.append(f"  — {how}; 'undo' takes the last back", style="dim")

@@ -49,6 +49,8 @@ def _versus(adv: float | None, se: float | None, value: float | None, n: int) ->
         return f"not compared on the same deals (its own mean {_points(value)})"
     if se is None:
         return TOO_FEW
+    if round(adv) == 0 and round(se) == 0:
+        return "the same on every deal"  # "+0 ± 0" read as a measurement
     return f"{signed(adv)} ± {se:.0f}"
 
 

@@ -404,6 +404,13 @@ class Session:
             else:
                 msg = "You lose."
             self.console.print(Text(f"Game over. {msg}", style="bold"))
+        elif not self.echo:
+            # at a terminal the next hand would scroll the breakdown away at once: wait for the
+            # player (piped input plays on, as scripts expect)
+            self.console.print(Text(f"Press Enter for the next {self.ui.unit}.", style="dim"),
+                               end="")
+            self.console.file.flush()
+            sys.stdin.readline()
 
     def intro(self) -> None:
         me = self.human

@@ -176,6 +176,12 @@ def log_line(action: str, note: str, note_style: str = "dim") -> Text:
     """A log entry's action (bold) and note, card tokens in suit symbols:
     ``discard Q — Q♥``, ``take 5 5 — the pile (38 cards)``; a note alone is plain."""
     text = Text()
+    verb = action.strip()
+    if verb and " " not in verb and note.lower().startswith(verb.lower() + "s "):
+        # a bare verb whose note says it again ("take — takes the pile (2 cards)", which read
+        # as "take — the pile" once shortened): the note alone, in the log's past tense
+        text.append_text(notation_text(past_tense(note), style=note_style))
+        return text
     if action:
         text.append_text(notation_text(action, style="bold"))
     if note:
@@ -223,10 +229,17 @@ _PAST = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
          "answers": "answered", "gets": "got", "receives": "received", "does": "did"}
 
 
+_ENDS = re.compile(r"^((?:deal|hand) \d+) ends\b")
+_SEAT_VERB = re.compile(r"\b(seat \d+) (" + "|".join(_PAST) + r")\b")
+
+
 def past_tense(note: str, action: str = "") -> str:
     """A log note in the past tense: ``draws from the stock (8♦)`` -> ``drew from the stock
     (8♦)``, ``declines 2♦`` -> ``declined 2♦``; a note repeating its action's verb (``buy —
     buys 5♥``) is left for :func:`note_after` to shorten."""
+    # "deal 1 ends: seat 2 goes out" -> "deal 1 ended: seat 2 went out"
+    note = _ENDS.sub(r"\1 ended", note)
+    note = _SEAT_VERB.sub(lambda m: f"{m.group(1)} {_PAST[m.group(2)]}", note)
     head, sep, rest = note.partition(" ")
     if head not in _PAST or (action and head == action.split(" ", 1)[0] + "s"):
         return note

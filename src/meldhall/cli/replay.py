@@ -28,6 +28,11 @@ class Tables(str, Enum):
     none = "none"
 
 
+def _count(n: int, word: str) -> str:
+    """``1 action``, ``12 actions``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 @app.command("replay")
 @handle_errors
 def replay_command(
@@ -69,7 +74,7 @@ def replay_command(
     console = out()
     names = list(rec.seats) if len(rec.seats) == n else None
     head = Text(f"Record {file}: {rec.game}, {n} players, seed {rec.seed}, first dealer seat "
-                f"{rec.dealer}, {len(rec.actions)} actions", style="bold")
+                f"{rec.dealer}, {_count(len(rec.actions), 'action')}", style="bold")
     console.print(head)
     if names:
         console.print("Seats: " + ", ".join(f"{s}: {nm}" for s, nm in enumerate(names)),

@@ -195,7 +195,11 @@ def staged_row(obs: Any, staged: Sequence[str]) -> tuple[str, Text]:
         t.append_text(meld_cards_text(meld))
     t.append(f"   {len(staged)} of {needed} meld{'s' if needed != 1 else ''} of the contract "
              "staged", style="green" if len(staged) >= needed else "yellow")
-    t.append("  — 'contract done' commits them; 'undo' takes the last back", style="dim")
+    if len(staged) < needed:
+        t.append("  — stage the others, or 'withdraw all' to discard without the contract; "
+                 "'undo' takes the last back", style="dim")
+    else:
+        t.append("  — 'contract done' commits them; 'undo' takes the last back", style="dim")
     return ("Staged (only you see them)", t)
 
 
@@ -232,7 +236,8 @@ def _status(j: dict[str, Any], names: Sequence[str] | None, discard_taken: bool,
     what = render.phase_text("shanghai-rummy", phase, mine, upcard) or phase
     t = render.to_act_text(seat, names, what, mine=mine, how=_HOW[phase] if mine else "")
     if phase == "meld" and j["taken_upcard"]:
-        t.append(f"\n{seat_label(j['turn'], names)} took the upcard "
+        own = j["turn"] == j["seat"] and not face_up
+        t.append(f"\n{'You' if own else seat_label(j['turn'], names)} took the upcard "
                  f"{render.pretty_notation(j['taken_upcard'].split('/')[0])} this turn"
                  + ("" if discard_taken else " and may not discard that card (SH-6.5)"),
                  style="dim")

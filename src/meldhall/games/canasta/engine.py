@@ -843,7 +843,9 @@ class CanastaState(State):
                 raise IllegalActionError(rule, "nothing is staged to withdraw")
             return None
         if not self._unmelded():
-            raise IllegalActionError(rule, "you have melded this hand: new melds and additions "
+            # the side's first melding is staged (CC-6.9): a partner's counts too
+            who = "your side has" if self.players > self.nsides else "you have"
+            raise IllegalActionError(rule, f"{who} melded this hand: new melds and additions "
                                      "go straight to the table ('meld …', 'add …')")
         if type(action) is MeldDone:
             if ph != "meld":

@@ -24,7 +24,7 @@ from meldhall.games.shanghai.actions import MeldSpec
 from meldhall.games.shanghai.options import ShanghaiOptions
 from meldhall.games.shanghai.rules import CONTRACTS, JOKER_KIND
 from meldhall.games.shanghai.rules import Contract as ContractRule
-from meldhall.games.shanghai.state import STAGE_LIMIT, LogNode, ShanghaiState
+from meldhall.games.shanghai.state import STAGE_LIMIT, LogNode, ShanghaiState, with_secret
 from meldhall.games.shanghai.table import TableMeld
 
 __all__ = ["PUBLIC_FIELDS", "ShanghaiObservation"]
@@ -95,7 +95,7 @@ class ShanghaiObservation(Observation):
             if type(text) is not str:
                 text = str(text)  # the action itself, written out now (ShanghaiState._log)
             if secret and s == self.seat:
-                note = f"{note} ({secret})" if note else secret
+                note = with_secret(note, secret)
             out.append((s, text, note))
         out.reverse()
         return tuple(out)

@@ -176,6 +176,15 @@ def choose_dealer(draw: Callable[[], Card], players: int) -> tuple[int, list[tup
         contenders = tied
 
 
+
+def with_secret(note: str, secret: str) -> str:
+    """A log note with its private detail, for the seat it belongs to: ``draws from the stock
+    (K♠)``; one pair of brackets where the note ends in one (``buys 2♠ with a penalty card
+    (buy 1 of 3; penalty card K♠)``, not ``(buy 1 of 3) (penalty card K♠)``)."""
+    if not note:
+        return secret
+    return f"{note[:-1]}; {secret})" if note.endswith(")") else f"{note} ({secret})"
+
 class ShanghaiState(State):
     """A Shanghai Rummy game in progress.  Build one with :func:`new_game`.
 
@@ -333,7 +342,7 @@ class ShanghaiState(State):
         out = []
         for s, text, note, secret in self._entries(self.log_mark if deal_only else None):
             if secret and seat is not None and s == seat:
-                note = f"{note} ({secret})" if note else secret
+                note = with_secret(note, secret)
             out.append((s, text, note))
         return out
 

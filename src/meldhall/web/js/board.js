@@ -6,6 +6,14 @@ import { cardSVG, cardLabel, notationPieces, parseCard, prettyNotation, sortCard
 
 const isShanghai = (obs) => obs.game === "shanghai-rummy";
 
+/** A bot's name as the table's notices say it ("Bot (normal) plays for Tess"): the search
+ *  bot by its level ("ismcts" -> "normal", "ismcts:hard" -> "hard"), another bot by name. */
+export function botLevel(bot) {
+  const b = String(bot || "");
+  if (b === "ismcts") return "normal";
+  return b.startsWith("ismcts:") ? b.slice("ismcts:".length) : b;
+}
+
 let youLabel = "(you)";
 
 /** How the page's own seat is marked ("(you)"; the replay page says "(viewing)"). */
@@ -147,7 +155,7 @@ export function seatPlate(obs, seat, info, names, mySeat, toAct) {
     // who plays the seat (the viewer's own seat is online: it says nothing)
     title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
       info.kind !== "bot" ? (info.connected ? "online" : "away")
-        : info.takeover ? `${info.bot} playing for ${seat === mySeat ? "you" : "them"}`
+        : info.takeover ? `Bot (${botLevel(info.bot)}) playing for ${seat === mySeat ? "you" : "them"}`
         : `bot: ${info.bot}`));
   }
   if (info && info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
@@ -251,7 +259,8 @@ export function centerPanel(obs, options = null, mySeat = null) {
   if (isShanghai(obs)) {
     box.append(h("div.facts",
       obs.contract ? h("div.contract", h("strong", `Contract ${obs.contract.number}: `), obs.contract.text) : null,
-      h("div", `rebuilds ${obs.rebuilds}`),
+      h("div", { title: "how often this deal's stock ran out and was rebuilt from the discard pile (all but its top card)" },
+        `stock rebuilt: ${obs.rebuilds === 1 ? "once" : `${obs.rebuilds} times`} (`, ruleLink("SH-12.1"), ")"),
       obs.taken_upcard ? h("div", `upcard taken: ${cardLabel(obs.taken_upcard)}`) : null));
   }
   return box;
@@ -425,6 +434,15 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
   entries.forEach((e, i) => {
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
+    const bare = e.action && !/\s/.test(String(e.action).trim())
+      && String(e.note || "").toLowerCase().startsWith(String(e.action).trim().toLowerCase() + "s ");
+    if (bare) {
+      // a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
+      // alone ("takes the pile (2 cards)"), not "take — the pile (2 cards)"
+      text.append(h("span.note", notationNodes(seatsNamed(e.note, names, mySeat))));
+      list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
+      return;
+    }
     if (e.action) text.append(h("code", notationNodes(e.action)));
     const note = logNote(e.action, e.note, game);
     if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(note, names, mySeat))));
@@ -554,8 +572,16 @@ export function breakdown(oc, obs, names, mySeat = null) {
  *  The page's own seat (`mySeat`) reads as elsewhere on the page: "Bob (you)", and "your" for
  *  its possessive ("your hand", "your turn") where the page's own seat is "(you)".  A seat
  *  without a name stays as written. */
+const YOU_FORMS = { is: "are", has: "have", was: "were", does: "do" };
+
 export function seatsNamed(text, names, mySeat = null) {
-  return String(text).replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss, at, whole) => {
+  // the page's own seat as the subject of a sentence is "you": "you are being offered the
+  // upcard", "you may not act now" (not "Tess (you) is being offered")
+  const you = (first) => (first === "S" ? "You" : "you");
+  const own = String(text).replace(/\b([Ss])eat (\d+) (is|has|was|does|may|must|can|cannot|took|takes)\b/g,
+    (m, s0, n, verb) => (names && Number(n) === mySeat && youLabel === "(you)"
+      ? `${you(s0)} ${YOU_FORMS[verb] || verb}` : m));
+  return own.replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss, at, whole) => {
     const seats = [Number(first), ...(more.match(/\d+/g) || []).map(Number)];
     if (!names || seats.some((x) => !names[x])) return m;
     let out;
@@ -639,6 +665,7 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
   if (isShanghai(obs)) {
     const need = contractMelds(obs.contract);
     status.append(h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
+      need && staged.length < need ? h("span.dim", " \u2014 stage the others, or withdraw to discard without the contract") : null,
       obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null);
   } else if (Array.isArray(obs.minimums) && obs.side_of && mySeat !== null) {
     const min = obs.minimums[obs.side_of[mySeat]];
@@ -646,7 +673,9 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
     if (min !== null && min !== undefined) {
       const short = min - count;
       status.append(h("strong.staged-count" + (short <= 0 ? ".enough" : ""), `count ${count} of ${min}`),
-        h("span.dim", short > 0 ? ` \u2014 ${short} more needed` : " \u2014 the minimum is reached"));
+        h("span.dim", short > 0
+          ? ` \u2014 ${short} more needed: stage more melds, or withdraw them to discard without melding`
+          : " \u2014 the minimum is reached"));
     }
   }
   box.append(status);

@@ -405,6 +405,13 @@ function noteHandOver() {
     seenOutcomes = ocs.length;
     handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? msg.view.observation : null };
   }
+  // once the next hand wants this seat's decision, the finished hand folds to one line (it
+  // pushed the hand below the fold, or filled a phone's screen, through the next hand);
+  // "Show the score" opens it again, and then it stays open until closed
+  if (handOver && !handOver.folded && !handOver.reopened && !atEnd
+      && (common.to_act || []).includes(mySeat)) {
+    handOver = { ...handOver, folded: true };
+  }
 }
 
 let handOverDrawn = null;  // the handOver the panel shows (drawn once: its button keeps focus)
@@ -423,6 +430,21 @@ function renderHandOver() {
     renderHandOver();
     restoreFocus({ card: null, action: null, inActions: true }, true);
   });
+  if (handOver.folded) {
+    const show = h("button", { type: "button", id: "hand-over-show" }, "Show the score");
+    show.addEventListener("click", () => {
+      handOver = { ...handOver, folded: false, reopened: true };
+      renderHandOver();
+      const c = $("hand-over-close");
+      if (c) c.focus();
+    });
+    box.classList.add("folded");
+    box.replaceChildren(h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)),
+      h("span.hand-over-buttons", show, close)));
+    box.hidden = false;
+    return;
+  }
+  box.classList.remove("folded");
   const parts = [h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)), close)];
   const bd = breakdown(oc, live, nm, mySeat);
   bd.querySelector("h4").remove();     // the panel's title says it
@@ -754,12 +776,16 @@ function hintPanel(legal) {
       // played after withdrawing them: named, as its note says, not a button
       const melding = !legal.includes(alt.action);
       const vs = alt.versus_recommended;
-      const diff = vs === null || vs === undefined ? null
+      // "+0 ± 0" (the same result on every deal) read as a measurement: said in words
+      const same = vs !== null && vs !== undefined && alt.stderr != null
+        && Math.round(vs) === 0 && Math.round(alt.stderr) === 0;
+      const diff = vs === null || vs === undefined || same ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
       // Shanghai Rummy: + is fewer penalty points than the recommendation (better)
       const unit = d.penalty_points ? "penalty points (+ fewer)" : "points";
       const counted = d.measured_deals ? plural(alt.samples, "deal") : plural(alt.samples, "playout");
-      const text = (diff !== null
+      const text = (same ? ` the same result as the recommendation on every deal (${counted})`
+        : diff !== null
         ? ` ${diff} ${unit} against the recommendation on the same deals (${counted})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
         + (alt.note ? ` \u2014 ${named(alt.note)}` : "");
