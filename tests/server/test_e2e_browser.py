@@ -1369,7 +1369,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     # the page's own possessive: "your turn", but "not yours (…)" where no word follows
     # (CC-5.8's refusal read "it is Ann's turn to act, not your (there are …)")
     named = page.evaluate("""async () => {
-        const { seatsNamed, logNote, scoreLabel } = await import("/js/board.js");
+        const { seatsNamed, logNote, scoreLabel, logPanel } = await import("/js/board.js");
+        const rr = (log, phase) => logPanel(log, names, 1, 60, null, "railroad-canasta", phase).textContent;
         const names = ["Ann", "Bob", "Cleo"];
         return [seatsNamed("it is seat 0's turn to act, not seat 1's (there are no out-of-turn plays)", names, 1),
                 seatsNamed("seat 1's turn", names, 1), seatsNamed("seat 1 hand", names, 1),
@@ -1377,7 +1378,10 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 scoreLabel("mixed canasta 4\u00d78: 4 4 4 4 4 2 JK JK"),
                 scoreLabel("seat 0 hand KC QC 8S 3S JK"),
                 seatsNamed("seat 1 is being offered the upcard", names, 1),
-                seatsNamed("the upcard is offered to seat 0; seat 1 may not act now", names, 1)];
+                seatsNamed("the upcard is offered to seat 0; seat 1 may not act now", names, 1),
+                rr([{seat: 0, action: "pass", note: ""}, {seat: 1, action: "draw", note: ""}], "meld"),
+                rr([{seat: 0, action: "pass", note: ""}], "hand_end"),
+                rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld")];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
@@ -1386,7 +1390,12 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "seat 0 hand KC QC 8S 3S JK",
                      # the page's own seat as a subject: "you are", not "Bob (you) is"
                      "you are being offered the upcard",
-                     "the upcard is offered to Ann; you may not act now"], named
+                     "the upcard is offered to Ann; you may not act now",
+                     # Railroad's bare "pass" says what it was (RR-12.2 or the kitty)
+                     "1.Ann: pass \u2014 leaves the kitty untaken2.Bob (you): draw",
+                     "1.Ann: pass \u2014 does not take the pile: the hand ends (RR-12.2)",
+                     # a bare verb reads as its note, not "take — the pile (2 cards)"
+                     "1.Ann: takes the pile (2 cards)"], named
     page.close()
 
 

@@ -424,7 +424,16 @@ export function logNote(action, note, game = null) {
 }
 
 /** The public log, newest last. */
-export function logPanel(log, names, mySeat, last = 60, total = null, game = null) {
+// Railroad Canasta's bare "pass": declining the kitty, or — with the stock out — the pile,
+// which ends the hand (RR-12.2; the terminal says the same, from the phase it was played in).
+// The entry after it tells which: the next hand's deal (or nothing, once the hand is over).
+function railroadPass(next, phase) {
+  const ended = next ? next.seat < 0 || /^deal\b/.test(String(next.action || ""))
+    : ["hand_end", "game_over"].includes(phase);
+  return ended ? "does not take the pile: the hand ends (RR-12.2)" : "leaves the kitty untaken";
+}
+
+export function logPanel(log, names, mySeat, last = 60, total = null, game = null, phase = null) {
   const entries = (log || []).slice(-last);
   const first = (total === null || total === undefined ? (log || []).length : total) - entries.length + 1;
   const start = Math.max(1, first);
@@ -444,7 +453,9 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
       return;
     }
     if (e.action) text.append(h("code", notationNodes(e.action)));
-    const note = logNote(e.action, e.note, game);
+    const note = !e.note && game === "railroad-canasta" && String(e.action || "").trim() === "pass"
+      ? railroadPass((log || [])[(log || []).length - entries.length + i + 1], phase)
+      : logNote(e.action, e.note, game);
     if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(note, names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });

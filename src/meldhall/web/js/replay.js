@@ -69,7 +69,7 @@ function render(r, seat) {
   renderFelt($("felt"), obs, null, names, seat, r.to_act);
   $("scores-box").replaceChildren(scorePanel(obs, names, r.finished));
   $("sheet").replaceChildren(scoreSheet(r.outcomes, obs, names, seat));
-  $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total, obs.game));
+  $("log").replaceChildren(logPanel(obs.log, names, seat, 60, obs.log_total, obs.game, obs.phase));
   $("log").scrollTop = $("log").scrollHeight;
   $("hand-title").textContent = seat === null ? "Hand (choose a seat to see it)" : `Hand of ${names[seat]}`;
   $("hand").replaceChildren(cardRow(sortCards(obs.hand || [], "rank")));

@@ -285,7 +285,7 @@ function render() {
   renderHouseRules();
   $("sheet").replaceChildren(scoreSheet(common.outcomes, obs, nm, mySeat));
   const logBox = $("log");
-  logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total, obs.game));
+  logBox.replaceChildren(logPanel(obs.log, nm, mySeat, 60, obs.log_total, obs.game, msg.common.phase));
   logBox.scrollTop = logBox.scrollHeight;
   const status = $("status-msgs");
   status.replaceChildren();
