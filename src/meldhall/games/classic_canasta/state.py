@@ -1172,7 +1172,8 @@ class ClassicCanastaState(CanastaState):
                                         r, n, t, j, (n, t, j), ratio, b3max):
                                     continue
                                 out.append(interned_meld(r, n, t, j))
-                for b in range(3, min(counts[3], b3max) + 1):
+                # CC-9.5: a black-three meld leaves at most one card (a smaller one is refused)
+                for b in range(max(3, h - 1), min(counts[3], b3max) + 1):
                     slow.append(interned_meld(3, b, 0, 0))
             else:
                 # A side that has not melded stages its melds one at a time (CC-6.9): each

@@ -1116,8 +1116,9 @@ class RailroadCanastaState(CanastaState):
                         for t, j in wild_splits(lo, max_w, tw, jk):
                             offer(interned_meld(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 # RR-6.5: the black-three meld leaves exactly one card, possibly a black three
+                # (so every card but one is a black three: with fewer, it is refused)
                 b3 = min(counts[BLACK3], h - 1)
-                if b3 >= 3:
+                if b3 >= 3 and b3 == h - 1:
                     slow.append(Meld((MeldSpec(BLACK3, b3),)))
             else:
                 # a player who has not melded stages melds one at a time (RR-6.11)
