@@ -1161,6 +1161,8 @@ class CanastaState(State):
             return got
         counts = self._counts()
         minimum = self.minimum_for(self.turn)
+        if not self._upcard_melds_may_commit(r, counts, minimum):
+            return got
         for up in self._take_candidates(r, counts):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
@@ -1169,6 +1171,12 @@ class CanastaState(State):
             if self._upcard_meld_commits(up, counts, minimum):
                 got.append(MeldSpec(r, up.naturals, up.twos, up.jokers))
         return got
+
+    def _upcard_melds_may_commit(self, r: int, counts: Sequence[int], minimum: int) -> bool:
+        """False only when no upcard meld of rank ``r`` from ``counts`` can commit with a
+        first melding needing ``minimum`` (a bound a game may supply; the default, True,
+        leaves the answer to :meth:`_upcard_meld_commits`)."""
+        return True
 
     def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
         """Whether the take ``up`` (the upcard's meld, a valid stage) commits with some further

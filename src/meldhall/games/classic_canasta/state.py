@@ -912,6 +912,18 @@ class ClassicCanastaState(CanastaState):
             return False  # CC-10.5
         return self._go_out_allowed(canastas_after)  # CC-5.7
 
+    def _upcard_melds_may_commit(self, r: int, counts: Sequence[int], minimum: int) -> bool:
+        """Whether the count of every card a take could meld reaches ``minimum`` (CC-7.4):
+        the upcard and the naturals of ``r`` held, every wild card, and every natural of the
+        other ranks held two or more times (the most any upcard meld and further melds
+        count, so below it :meth:`_upcard_meld_commits` refuses every upcard meld)."""
+        most = (counts[r] + 1) * V[r] + counts[TWO] * V[TWO] + counts[JOKER] * V[JOKER]
+        for x in NATURAL_RANKS:
+            c = counts[x]
+            if c >= 2 and x != r:
+                most += c * V[x]
+        return most >= minimum
+
     def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
         """Whether a take with the upcard's meld ``up`` (a valid stage, CC-8.5, CC-8.6) and
         some further new melds would pass :meth:`_take_ok`: the melds
