@@ -33,7 +33,7 @@ from meldhall.games.canasta.actions import (
     parse_canasta_action, with_article,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS, STAGE_LIMIT,
+    DISCARDS, HELD_KINDS, MELD_DONE, STAGE_LIMIT,
     NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
@@ -1154,6 +1154,23 @@ class RailroadCanastaState(CanastaState):
                 got.extend(_block(interned_add, r, n, 0 if n else 1, min(room, space - n, tw + jk),
                                   tw, jk))
         return got
+
+    def _meld_done_ok(self) -> bool:
+        """``meld done`` as a test: refused at once when the staged melds (no black threes
+        among them) count under the first melding's minimum (RR-7.1), which the check refuses
+        whatever else it finds; otherwise the check itself."""
+        staged = self.staged
+        if self._phase == MELD and staged and self._unmelded():
+            value = 0
+            for sp in staged:
+                if sp.rank == BLACK3:
+                    break
+                value += (sp.naturals * CLASSIC_VALUES[sp.rank] + sp.twos * CLASSIC_VALUES[TWO]
+                          + sp.jokers * CLASSIC_VALUES[JOKER])
+            else:
+                if value < self.minimum_for(self.turn):
+                    return False  # RR-7.1
+        return self.is_legal(MELD_DONE)
 
     def _locked_now(self) -> bool:
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
