@@ -1288,7 +1288,13 @@ class RailroadCanastaState(CanastaState):
         self._phase = MELD
         self._cache = None
         legal = self._meld_actions()
-        self._cache = {"legal": legal}
+        # the facts the generator found of this state stay (the hand's counts first), with
+        # the list, also as the one kept over staging (CanastaState._legal)
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["legal"] = legal
+        c["unstaged"] = (MELD, self.stages < STAGE_LIMIT, legal)
         if self._sevens_forced():
             if not legal:
                 self._end_hand("sevens_lock", None)
