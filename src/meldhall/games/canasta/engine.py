@@ -185,6 +185,13 @@ class LogNode:
         e = self._entry = (seat, str(text), note)
         return e
 
+    @property
+    def kept(self) -> tuple[int, LogText, str]:
+        """The entry as kept: ``(seat, action, note)`` where the action is the
+        :class:`~meldhall.game.Action` itself or its notation (whichever :attr:`entry` last
+        read), without writing it out; ``str`` of it is the notation :attr:`entry` gives."""
+        return self._entry
+
     def entries(self) -> list[LogEntry]:
         """Every entry, oldest first."""
         out = []
