@@ -1272,7 +1272,8 @@ class ShanghaiState(State):
                 s.staged = () if action.all else self.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
             c = self._cache
             if c is not None:
-                s._cache = {k: v for k, v in c.items() if k != "legal"}
+                c = s._cache = c.copy()
+                c.pop("legal", None)
             return s
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
