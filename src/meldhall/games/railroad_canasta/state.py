@@ -532,8 +532,21 @@ class RailroadCanastaState(CanastaState):
         counts = self._counts()
         if self._sevens_forced():
             return [Meld(specs) for specs in self._forced_meldings()]
-        return self._filter_legal([Meld(specs) for specs in
-                                   self._first_melds(counts, counts[TWO], counts[JOKER])])
+        # a first melding that counts under the minimum (no black threes among its melds) is
+        # refused by the check whatever else it finds (RR-7.1): those are not checked
+        minimum = self.minimum_for(self.turn)
+        v2, vj = V[TWO], V[JOKER]
+        cands = []
+        for specs in self._first_melds(counts, counts[TWO], counts[JOKER]):
+            value = 0
+            for sp in specs:
+                if sp.rank == BLACK3:
+                    value = minimum
+                    break
+                value += sp.naturals * V[sp.rank] + sp.twos * v2 + sp.jokers * vj
+            if value >= minimum:
+                cands.append(Meld(specs))
+        return self._filter_legal(cands)
 
     def _plan_staged_discard(self, action: Discard) -> NoReturn:
         raise IllegalActionError(
