@@ -1055,7 +1055,10 @@ class ClassicCanastaState(CanastaState):
         if lone + (1 if b3 == 1 else 0) > 1:
             if my == NO_MELDS:
                 return False
-            lone = sum(1 for r in NATURAL_RANKS if counts[r] == 1 and my[r] is None)
+            # the lone naturals of ranks the side has melded are not lone: they go on its melds
+            for m in filter(None, my):
+                if counts[m.rank] == 1 and m.rank != 3:
+                    lone -= 1
             if lone + (1 if b3 == 1 else 0) > 1:
                 return False
         if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
