@@ -117,8 +117,8 @@ class ClassicCanastaState(CanastaState):
     def canastas(self, side: int) -> int:
         """Number of canastas (melds of seven or more, CC-6.6) of a side."""
         n = 0
-        for m in self.melds[side]:
-            if m is not None and m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+        for m in filter(None, self.melds[side]):
+            if m.size >= 7 and m.rank != 3:
                 n += 1
         return n
 
