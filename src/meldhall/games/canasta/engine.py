@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
-from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key_from, hand_key
+from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key4, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 from meldhall.games.canasta.action_ids import CanastaActionSpace
@@ -600,8 +600,8 @@ class CanastaState(State):
         known = self.known[self.turn]
         rest = pool & ~avoid
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
-                            len(self.stock), len(self.pile))
+        key = copy_key4(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                        len(self.stock), len(self.pile))
         return choose_copies((rest & known, rest & ~known, pool & avoid), count, key,
                              52 * self.pack.decks)
 

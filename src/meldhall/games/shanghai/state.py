@@ -31,7 +31,7 @@ from functools import cache
 from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar
 
-from meldhall.cards import Card, Pack, choose_copies, copy_key_from, hand_key
+from meldhall.cards import Card, Pack, choose_copies, copy_key4, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 import meldhall.games.shanghai._links as _links
@@ -1397,8 +1397,8 @@ class ShanghaiState(State):
             return (pool & -pool).bit_length() - 1
         known = self.known[self.turn]
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
-                            len(self.stock), len(self.pile))
+        key = copy_key4(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                        len(self.stock), len(self.pile))
         return choose_copies((pool & known, pool & ~known), 1, key, self.n52).bit_length() - 1
 
     def _do_contract(self, a: Contract, text: str | Action) -> None:
