@@ -436,18 +436,9 @@ class ShanghaiState(State):
         if not self.pile or not (self.stock or self.penalty_supply_ok()):
             return ()
         opts = self.options
-        t = self.turn
-        d = self.upcard_from
-        lim = (self._facts or self._deal_facts()).buy_limit
-        buys = self.buys
-        order = _buy_order(len(buys), t, self.dealer, opts.buy_priority == "next_in_turn")
-        if lim is None:
-            q = [s for s in order if s != d]
-        else:
-            q = [s for s in order if s != d and buys[s] < lim]
-        if d >= 0 and d != t and opts.discarder_may_buy and (lim is None or buys[d] < lim):
-            q.append(d)
-        return tuple(q)
+        return _offer_order(self.turn, self.dealer, opts.buy_priority == "next_in_turn",
+                            self.upcard_from, (self._facts or self._deal_facts()).buy_limit,
+                            tuple(self.buys), opts.discarder_may_buy)
 
     def _turn_draw(self) -> None:
         """SH-10.9 (4): the player in turn draws the top stock card, rebuilding the stock if it
@@ -1740,6 +1731,23 @@ def _buy_order(n: int, turn: int, dealer: int, next_in_turn: bool) -> tuple[int,
         return tuple((turn + k) % n for k in range(1, n))
     start = (dealer + 1) % n
     return tuple((start + k) % n for k in range(n) if (start + k) % n != turn)
+
+
+@cache
+def _offer_order(t: int, dealer: int, next_in_turn: bool, d: int, lim: int | None,
+                 buys: tuple[int, ...], discarder_may_buy: bool) -> tuple[int, ...]:
+    """:meth:`ShanghaiState.buy_offer_order` once the upcard can be offered: the seats in
+    offer order (SH-10.3) but the player in turn ``t`` and the discarder ``d``, within the
+    buy limit ``lim`` (SH-10.6), then the discarder if the options let it buy (kept by all
+    it depends on: the same few recur all game)."""
+    order = _buy_order(len(buys), t, dealer, next_in_turn)
+    if lim is None:
+        q = [s for s in order if s != d]
+    else:
+        q = [s for s in order if s != d and buys[s] < lim]
+    if d >= 0 and d != t and discarder_may_buy and (lim is None or buys[d] < lim):
+        q.append(d)
+    return tuple(q)
 
 
 @cache
