@@ -20,3 +20,17 @@ def test_notation_of_suited_cards_and_jokers_unchanged():
     assert str(pack.cards[-1]) == "JK" and pack.cards[-1].pretty == "Jk"
     assert Card(10, 1).pretty == "10♥"
     assert repr(parse_card("7H/1")) == "Card.parse('7H/1')"
+
+
+def test_copy_key4_is_copy_key_from_of_four_parts():
+    # the written-out key of the engines' copy choices equals the general one
+    import random
+
+    from meldhall.cards import copy_key, copy_key4, copy_key_from, hand_key
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        h = rng.getrandbits(64)
+        parts = [rng.randrange(300) for _ in range(4)]
+        assert copy_key4(h, *parts) == copy_key_from(h, *parts)
+    assert copy_key4(hand_key(7, 2), 11, 4, 40, 3) == copy_key(7, 2, 11, 4, 40, 3)

@@ -198,3 +198,22 @@ def test_legal_actions_are_the_actions_the_check_accepts(game, players, options)
             assert s.is_legal(a), f"{a} is listed, and refused by the check"
         states += 1
     assert states >= 15
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_railroad_compound_meldings_are_those_the_check_accepts(players):
+    # the planners' first meldings (RR-6.11 shorthand) leave out, before the check, those that
+    # count under the minimum (RR-7.1); the rest are exactly the first melds the check accepts
+    from meldhall.games.canasta.actions import Meld
+
+    compared = 0
+    for s in _random_states("railroad-canasta", players, None, seed=players * 13, steps=3000,
+                            every=3):
+        if s.phase != "meld" or s.staged or not s._unmelded() or s._sevens_forced():
+            continue
+        counts = s._counts()
+        reference = [Meld(sp) for sp in s._first_melds(counts, counts[TWO], counts[JOKER])
+                     if _accepts(s._plan, Meld(sp), None)]
+        assert s.compound_options() == reference, f"{s!r}"
+        compared += 1
+    assert compared > 50

@@ -38,6 +38,7 @@ __all__ = [
     "Pack",
     "choose_copies",
     "copy_key",
+    "copy_key4",
     "copy_key_from",
     "hand_key",
     "parse_card",
@@ -237,6 +238,17 @@ def copy_key_from(h: int, *parts: int) -> int:
             p >>= 64
             if not p:
                 break
+    return h
+
+
+def copy_key4(h: int, a: int, b: int, c: int, d: int) -> int:
+    """``copy_key_from(h, a, b, c, d)`` for four parts each in ``0 … 2**64 - 1`` (counts,
+    kinds, lengths), written out: the engines key every copy choice with four such parts."""
+    for p in (a, b, c, d):
+        x = ((h ^ p) + 0x9E3779B97F4A7C15) & _M64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+        h = x ^ (x >> 31)
     return h
 
 

@@ -237,7 +237,8 @@ class State(abc.ABC):
     @property
     def is_terminal(self) -> bool:
         """True when the game (match) is over."""
-        return self.outcome is not None and self.outcome.game_over
+        o = self._outcome  # what :attr:`outcome` reads (no game overrides it)
+        return o is not None and o.game_over
 
     @property
     def players(self) -> int:

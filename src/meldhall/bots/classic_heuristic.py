@@ -339,9 +339,13 @@ def _recent_discards(v: _View, seat: int, limit: int = 12) -> list[int]:
     out: list[int] = []
     node = v.p["log"]
     while node is not None and len(out) < limit:
-        entry = node.entry
+        who, text, _ = node.kept
         node = node.prev
-        if entry[0] == seat and entry[1].startswith("discard "):
-            out.append(parse_kind(entry[1].split()[1]))
+        if who != seat:
+            continue
+        if type(text) is Discard:
+            out.append(text.kind)  # the action itself: its notation is "discard " + its kind
+        elif type(text) is str and text.startswith("discard "):
+            out.append(parse_kind(text.split()[1]))
     return out
 

@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
-from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key_from, hand_key
+from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key4, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 from meldhall.games.canasta.action_ids import CanastaActionSpace
@@ -184,6 +184,13 @@ class LogNode:
             return (seat, text, note)
         e = self._entry = (seat, str(text), note)
         return e
+
+    @property
+    def kept(self) -> tuple[int, LogText, str]:
+        """The entry as kept: ``(seat, action, note)`` where the action is the
+        :class:`~meldhall.game.Action` itself or its notation (whichever :attr:`entry` last
+        read), without writing it out; ``str`` of it is the notation :attr:`entry` gives."""
+        return self._entry
 
     def entries(self) -> list[LogEntry]:
         """Every entry, oldest first."""
@@ -593,8 +600,8 @@ class CanastaState(State):
         known = self.known[self.turn]
         rest = pool & ~avoid
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
-                            len(self.stock), len(self.pile))
+        key = copy_key4(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                        len(self.stock), len(self.pile))
         return choose_copies((rest & known, rest & ~known, pool & avoid), count, key,
                              52 * self.pack.decks)
 
@@ -1163,6 +1170,8 @@ class CanastaState(State):
             return got
         counts = self._counts()
         minimum = self.minimum_for(self.turn)
+        if not self._upcard_melds_may_commit(r, counts, minimum):
+            return got
         for up in self._take_candidates(r, counts):
             if up.extra or not (up.naturals or up.twos or up.jokers):
                 continue
@@ -1171,6 +1180,12 @@ class CanastaState(State):
             if self._upcard_meld_commits(up, counts, minimum):
                 got.append(MeldSpec(r, up.naturals, up.twos, up.jokers))
         return got
+
+    def _upcard_melds_may_commit(self, r: int, counts: Sequence[int], minimum: int) -> bool:
+        """False only when no upcard meld of rank ``r`` from ``counts`` can commit with a
+        first melding needing ``minimum`` (a bound a game may supply; the default, True,
+        leaves the answer to :meth:`_upcard_meld_commits`)."""
+        return True
 
     def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
         """Whether the take ``up`` (the upcard's meld, a valid stage) commits with some further

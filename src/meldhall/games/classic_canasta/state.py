@@ -117,8 +117,8 @@ class ClassicCanastaState(CanastaState):
     def canastas(self, side: int) -> int:
         """Number of canastas (melds of seven or more, CC-6.6) of a side."""
         n = 0
-        for m in self.melds[side]:
-            if m is not None and m.rank != 3 and m.naturals + m.twos + m.jokers >= 7:
+        for m in filter(None, self.melds[side]):
+            if m.size >= 7 and m.rank != 3:
                 n += 1
         return n
 
@@ -914,6 +914,18 @@ class ClassicCanastaState(CanastaState):
             return False  # CC-10.5
         return self._go_out_allowed(canastas_after)  # CC-5.7
 
+    def _upcard_melds_may_commit(self, r: int, counts: Sequence[int], minimum: int) -> bool:
+        """Whether the count of every card a take could meld reaches ``minimum`` (CC-7.4):
+        the upcard and the naturals of ``r`` held, every wild card, and every natural of the
+        other ranks held two or more times (the most any upcard meld and further melds
+        count, so below it :meth:`_upcard_meld_commits` refuses every upcard meld)."""
+        most = (counts[r] + 1) * V[r] + counts[TWO] * V[TWO] + counts[JOKER] * V[JOKER]
+        for x in NATURAL_RANKS:
+            c = counts[x]
+            if c >= 2 and x != r:
+                most += c * V[x]
+        return most >= minimum
+
     def _upcard_meld_commits(self, up: Take, counts: Sequence[int], minimum: int) -> bool:
         """Whether a take with the upcard's meld ``up`` (a valid stage, CC-8.5, CC-8.6) and
         some further new melds would pass :meth:`_take_ok`: the melds
@@ -1045,7 +1057,10 @@ class ClassicCanastaState(CanastaState):
         if lone + (1 if b3 == 1 else 0) > 1:
             if my == NO_MELDS:
                 return False
-            lone = sum(1 for r in NATURAL_RANKS if counts[r] == 1 and my[r] is None)
+            # the lone naturals of ranks the side has melded are not lone: they go on its melds
+            for m in filter(None, my):
+                if counts[m.rank] == 1 and m.rank != 3:
+                    lone -= 1
             if lone + (1 if b3 == 1 else 0) > 1:
                 return False
         if not can_go_out(counts, self.side_melds(side), self._required(), opts.wild_ratio,
@@ -1174,7 +1189,8 @@ class ClassicCanastaState(CanastaState):
                                         r, n, t, j, (n, t, j), ratio, b3max):
                                     continue
                                 out.append(interned_meld(r, n, t, j))
-                for b in range(3, min(counts[3], b3max) + 1):
+                # CC-9.5: a black-three meld leaves at most one card (a smaller one is refused)
+                for b in range(max(3, h - 1), min(counts[3], b3max) + 1):
                     slow.append(interned_meld(3, b, 0, 0))
             else:
                 # A side that has not melded stages its melds one at a time (CC-6.9): each

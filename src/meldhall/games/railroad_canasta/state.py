@@ -33,7 +33,7 @@ from meldhall.games.canasta.actions import (
     parse_canasta_action, with_article,
 )
 from meldhall.games.canasta.engine import (
-    DISCARDS, HELD_KINDS, STAGE_LIMIT,
+    DISCARDS, HELD_KINDS, MELD_DONE, STAGE_LIMIT,
     NO_MELDS, CanastaMeld, CanastaState, LogText, Plan, hand_seed, interned_add, interned_meld,
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
@@ -532,8 +532,21 @@ class RailroadCanastaState(CanastaState):
         counts = self._counts()
         if self._sevens_forced():
             return [Meld(specs) for specs in self._forced_meldings()]
-        return self._filter_legal([Meld(specs) for specs in
-                                   self._first_melds(counts, counts[TWO], counts[JOKER])])
+        # a first melding that counts under the minimum (no black threes among its melds) is
+        # refused by the check whatever else it finds (RR-7.1): those are not checked
+        minimum = self.minimum_for(self.turn)
+        v2, vj = V[TWO], V[JOKER]
+        cands = []
+        for specs in self._first_melds(counts, counts[TWO], counts[JOKER]):
+            value = 0
+            for sp in specs:
+                if sp.rank == BLACK3:
+                    value = minimum
+                    break
+                value += sp.naturals * V[sp.rank] + sp.twos * v2 + sp.jokers * vj
+            if value >= minimum:
+                cands.append(Meld(specs))
+        return self._filter_legal(cands)
 
     def _plan_staged_discard(self, action: Discard) -> NoReturn:
         raise IllegalActionError(
@@ -1116,8 +1129,9 @@ class RailroadCanastaState(CanastaState):
                         for t, j in wild_splits(lo, max_w, tw, jk):
                             offer(interned_meld(r, n, t, j), n + t + j, n if r == SEVEN else 0)
                 # RR-6.5: the black-three meld leaves exactly one card, possibly a black three
+                # (so every card but one is a black three: with fewer, it is refused)
                 b3 = min(counts[BLACK3], h - 1)
-                if b3 >= 3:
+                if b3 >= 3 and b3 == h - 1:
                     slow.append(Meld((MeldSpec(BLACK3, b3),)))
             else:
                 # a player who has not melded stages melds one at a time (RR-6.11)
@@ -1153,6 +1167,23 @@ class RailroadCanastaState(CanastaState):
                 got.extend(_block(interned_add, r, n, 0 if n else 1, min(room, space - n, tw + jk),
                                   tw, jk))
         return got
+
+    def _meld_done_ok(self) -> bool:
+        """``meld done`` as a test: refused at once when the staged melds (no black threes
+        among them) count under the first melding's minimum (RR-7.1), which the check refuses
+        whatever else it finds; otherwise the check itself."""
+        staged = self.staged
+        if self._phase == MELD and staged and self._unmelded():
+            value = 0
+            for sp in staged:
+                if sp.rank == BLACK3:
+                    break
+                value += (sp.naturals * CLASSIC_VALUES[sp.rank] + sp.twos * CLASSIC_VALUES[TWO]
+                          + sp.jokers * CLASSIC_VALUES[JOKER])
+            else:
+                if value < self.minimum_for(self.turn):
+                    return False  # RR-7.1
+        return self.is_legal(MELD_DONE)
 
     def _locked_now(self) -> bool:
         return self._cached("locked", lambda: self.sevens_locked(self.turn))
@@ -1270,7 +1301,13 @@ class RailroadCanastaState(CanastaState):
         self._phase = MELD
         self._cache = None
         legal = self._meld_actions()
-        self._cache = {"legal": legal}
+        # the facts the generator found of this state stay (the hand's counts first), with
+        # the list, also as the one kept over staging (CanastaState._legal)
+        c = self._cache
+        if c is None:
+            c = self._cache = {}
+        c["legal"] = legal
+        c["unstaged"] = (MELD, self.stages < STAGE_LIMIT, legal)
         if self._sevens_forced():
             if not legal:
                 self._end_hand("sevens_lock", None)

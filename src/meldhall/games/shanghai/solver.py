@@ -174,8 +174,22 @@ def _runs_ok_together(a: RunSpec, b: RunSpec) -> bool:
 # set candidates
 
 
-def _suit_multisets(avail: list[int], size: int) -> list[tuple[int, ...]]:
-    """Sorted suit tuples of ``size`` natural cards drawn from ``avail`` copies per suit."""
+def _suit_multisets(avail: list[int], size: int) -> tuple[tuple[int, ...], ...]:
+    """Sorted suit tuples of ``size`` natural cards drawn from ``avail`` copies per suit
+    (kept by the copies and the size: the same few recur all game)."""
+    key = (avail[0], avail[1], avail[2], avail[3], size)
+    got = _MULTISETS.get(key)
+    if got is None:
+        got = _MULTISETS[key] = tuple(_suit_multisets_of(avail, size))
+    return got
+
+
+#: :func:`_suit_multisets` by copies per suit and size.
+_MULTISETS: dict[tuple[int, int, int, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _suit_multisets_of(avail: list[int], size: int) -> list[tuple[int, ...]]:
+    """:func:`_suit_multisets`, computed."""
     out: list[tuple[int, ...]] = []
 
     def rec(s: int, left: int, acc: list[int]) -> None:

@@ -31,7 +31,7 @@ from functools import cache
 from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar
 
-from meldhall.cards import Card, Pack, choose_copies, copy_key_from, hand_key
+from meldhall.cards import Card, Pack, choose_copies, copy_key4, hand_key
 from meldhall.errors import IllegalActionError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 import meldhall.games.shanghai._links as _links
@@ -445,18 +445,9 @@ class ShanghaiState(State):
         if not self.pile or not (self.stock or self.penalty_supply_ok()):
             return ()
         opts = self.options
-        t = self.turn
-        d = self.upcard_from
-        lim = (self._facts or self._deal_facts()).buy_limit
-        buys = self.buys
-        order = _buy_order(len(buys), t, self.dealer, opts.buy_priority == "next_in_turn")
-        if lim is None:
-            q = [s for s in order if s != d]
-        else:
-            q = [s for s in order if s != d and buys[s] < lim]
-        if d >= 0 and d != t and opts.discarder_may_buy and (lim is None or buys[d] < lim):
-            q.append(d)
-        return tuple(q)
+        return _offer_order(self.turn, self.dealer, opts.buy_priority == "next_in_turn",
+                            self.upcard_from, (self._facts or self._deal_facts()).buy_limit,
+                            tuple(self.buys), opts.discarder_may_buy)
 
     def _turn_draw(self) -> None:
         """SH-10.9 (4): the player in turn draws the top stock card, rebuilding the stock if it
@@ -1281,7 +1272,8 @@ class ShanghaiState(State):
                 s.staged = () if action.all else self.staged[:-1]  # type: ignore[attr-defined]  # t is Withdraw
             c = self._cache
             if c is not None:
-                s._cache = {k: v for k, v in c.items() if k != "legal"}
+                c = s._cache = c.copy()
+                c.pop("legal", None)
             return s
         s = self._apply_inner(action, plan)
         s._cache = None  # helpers may have cached facts of the state before the action
@@ -1405,8 +1397,8 @@ class ShanghaiState(State):
             return (pool & -pool).bit_length() - 1
         known = self.known[self.turn]
         # keyed to the hidden seed and to what does not depend on which copies are held
-        key = copy_key_from(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
-                            len(self.stock), len(self.pile))
+        key = copy_key4(hand_key(self.seed, self.hand_no), hand.bit_count(), kind,
+                        len(self.stock), len(self.pile))
         return choose_copies((pool & known, pool & ~known), 1, key, self.n52).bit_length() - 1
 
     def _do_contract(self, a: Contract, text: str | Action) -> None:
@@ -1748,6 +1740,23 @@ def _buy_order(n: int, turn: int, dealer: int, next_in_turn: bool) -> tuple[int,
         return tuple((turn + k) % n for k in range(1, n))
     start = (dealer + 1) % n
     return tuple((start + k) % n for k in range(n) if (start + k) % n != turn)
+
+
+@cache
+def _offer_order(t: int, dealer: int, next_in_turn: bool, d: int, lim: int | None,
+                 buys: tuple[int, ...], discarder_may_buy: bool) -> tuple[int, ...]:
+    """:meth:`ShanghaiState.buy_offer_order` once the upcard can be offered: the seats in
+    offer order (SH-10.3) but the player in turn ``t`` and the discarder ``d``, within the
+    buy limit ``lim`` (SH-10.6), then the discarder if the options let it buy (kept by all
+    it depends on: the same few recur all game)."""
+    order = _buy_order(len(buys), t, dealer, next_in_turn)
+    if lim is None:
+        q = [s for s in order if s != d]
+    else:
+        q = [s for s in order if s != d and buys[s] < lim]
+    if d >= 0 and d != t and discarder_may_buy and (lim is None or buys[d] < lim):
+        q.append(d)
+    return tuple(q)
 
 
 @cache
