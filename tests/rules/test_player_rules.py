@@ -16,6 +16,7 @@ from meldhall.rules_text.players import (
     derive,
     fingerprint,
     house_rules,
+    in_players_words,
     overrides,
     rewrites,
     spec_blocks,
@@ -251,7 +252,11 @@ def test_hand_written_passages_match_the_current_spec(game):
             "again")
         if blocks[key].kind == "rule":
             assert ov.text.startswith(f"**{key}**"), key
-        assert ov.text in player_rules(game)
+        # as written, with its option names in the lobby's words (in_players_words)
+        options = [r.name for r in house_rules(next(b for b in spec_blocks(rules_text(game))
+                                                    if b.kind == "house_rules"))]
+        said = " ".join(in_players_words(ov.text, game, options).split())
+        assert said in " ".join(player_rules(game).split())  # line breaks may be reflowed
 
 
 def test_a_stale_passage_gives_way_to_the_derived_text():
@@ -406,8 +411,9 @@ def test_no_source_names(game):
     assert not re.search(r"\b(Pagat|Britannica|Hoyle)\b", text)
     if game == "classic-canasta":
         text = " ".join(text.split())  # the house rules are reflowed list items
-        assert '`may_meld_first` (still no discard)' in text
-        assert '`leave` (stays on top, blocks first player)' in text
+        assert 'the player may meld first, no discard (`may_meld_first`)' in text
+        # a value the lobby has words for reads in them, the name beside
+        assert 'left on top, blocks the first player (`leave`)' in text
         assert '`pagat`' in text
 
 
@@ -427,3 +433,19 @@ def test_options_are_named_in_the_lobbys_words(game):
         if name in labels:
             assert f"- **{labels[name]}** (`{name}`" in text, name
     assert "earlier default" not in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_option_names_are_never_the_words_of_a_sentence(game):
+    """A tester read "under go_out_without_discard a contract may use …", "By default
+    next_in_turn (clockwise …)" and "whatever the the house rule …": an option or value name
+    stands in code beside the lobby's words, never as the sentence's own word."""
+    text = " ".join(player_rules(game).split())
+    assert "the the " not in text.lower()
+    assert not re.search(r"\b[Uu]nder `", text)
+    assert not re.search(r"By default `[a-z_]+` \(", text)
+    if game == "shanghai-rummy":
+        assert "clockwise from the player in turn (`next_in_turn`)" in text
+        assert "With the house rule *Go out without a discard* (`go_out_without_discard`) on," \
+            in text
+        assert "set to on, the discarder may buy too" in text

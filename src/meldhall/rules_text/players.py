@@ -343,9 +343,12 @@ def _reflow(text: str, width: int = 96, longest: int = 100) -> str:
             else:
                 hang = indent      # a lettered item "(a) …" is a line of its paragraph
             words = " ".join(line.strip() for line in item)
+            # a number ending a sentence ("deal 10.") stays with the word before it: a line
+            # opening with "10. " would be read as a numbered list item
+            words = re.sub(r" (\d+\.)(?= |$)", "\x00\\1", words)
             out.append(textwrap.fill(words, width=width, initial_indent=indent,
                                      subsequent_indent=hang, break_on_hyphens=False,
-                                     break_long_words=False))
+                                     break_long_words=False).replace("\x00", " "))
         paras[n] = "\n".join(out)
     return "\n\n".join(paras)
 
@@ -435,7 +438,15 @@ def _quoted_values(text: str, name: str, choices: dict[str, dict[Any, str]]) -> 
         words = choices.get(name, {}).get(m.group(1))
         return m.group(0) if words is None else f"{words} (`{m.group(1)}`)"
     # a value the cell explains itself ('`"leave"` (stays on top, …)') keeps that explanation
-    text = re.sub(r'`"([a-z_]+)"`(?= \()', lambda m: f"`{m.group(1)}`", text)
+    def explained(m: re.Match[str]) -> str:
+        # the lobby's words where it has them ("clockwise from the player in turn
+        # (`next_in_turn`)", which the cell's remark only said again), else the remark
+        words = choices.get(name, {}).get(m.group(1))
+        if words is None:
+            return f"`{m.group(1)}` ({m.group(2)})"
+        return f"{words} (`{m.group(1)}`)"
+
+    text = re.sub(r'`"([a-z_]+)"` \(([^()]*)\)', explained, text)
     return re.sub(r'`"([a-z_]+)"`', said, text)
 
 
@@ -450,10 +461,23 @@ def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
     if not known:
         return text
     alt = "|".join(sorted(map(re.escape, known), key=len, reverse=True))
-    pre = r"(?:the (?:house rule|option) |(?<=\()option |option )?"
+    # "the `x`" and "the option `x`" become "the house rule …" (never "the the house rule")
+    pre = r"(?:the (?:house rule |option )?|(?<=\()option |option )?"
 
     def rule(name: str) -> str:
         return f"the house rule *{labels[name]}* (`{name}`)"
+
+    # "Under `x = v` the discarder …" -> "With the house rule … set to on, the discarder …"
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`\s",
+                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} set to "
+                            f"{_value_words(m.group(2), m.group(3), choices)}, ", text)
+    # "under `x` a contract …" -> "with the house rule … on, a contract …"
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`\s",
+                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} on, ",
+                  text)
+    # "more jokers under `x`)" -> "more jokers under the house rule … (`x`))"
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`",
+                  lambda m: f"{m.group(1)}nder {rule(m.group(2))}", text)
 
     text = re.sub(pre + r"`(" + alt + r")\s*=\s*([^`]*)`",
                   lambda m: f"{rule(m.group(1))} set to "
@@ -463,7 +487,8 @@ def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
                   text)
     text = re.sub(r"(?<![(*])" + pre + r"`(" + alt + r")`(?! \(|\)|`)",
                   lambda m: rule(m.group(1)), text)
-    return text
+    # a sentence that now opens with "the house rule" opens with a capital
+    return re.sub(r"(^|[.!?]\s+)the house rule", r"\1The house rule", text)
 
 
 _SEE = "(see *House rules* at the end of the rules)"
@@ -645,7 +670,7 @@ def derive(spec: str, game: str, hand_written: dict[str, Override] | None = None
     for b in blocks:
         ov = hand_written.get(b.key)
         if ov is not None and ov.spec_fingerprint == b.fingerprint:
-            parts.append(ov.text)
+            parts.append(in_players_words(ov.text, game, options))
             continue
         if b.kind == "title":
             parts.append(re.sub(r" — rules specification$", " — rules", b.text))
