@@ -733,3 +733,24 @@ def test_a_partners_melding_is_the_sides():
     with pytest.raises(IllegalActionError) as e:
         s.apply_text("meld done", 2)
     assert "your side has melded this hand" in str(e.value)
+
+
+def test_staging_and_withdrawing_are_said():
+    """Staging leaves no log line; the screen only redrew, so a player could not tell what
+    'undo' had done: the terminal says it."""
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "heuristic",
+            input="draw\nstage J J J Jk\nundo\nstage J J J Jk\nwithdraw all\nquit\n")
+    out = r.output
+    assert out.count("You staged J J J Jk (only you see it).") == 2
+    assert "You withdrew the last staged meld." in out
+    assert "You withdrew every staged meld." in out
+
+
+def test_score_lines_name_whose_hand():
+    """"seat 0 hand A♥" in the breakdown: "your hand A♥", another seat by its label."""
+    from meldhall.cli.render import _whose
+
+    names = ["you", "heuristic"]
+    assert _whose("seat 0 hand AH", names) == "your hand AH"
+    assert _whose("seat 1 kitty 5S", names) == "seat 1 (heuristic)'s kitty 5S"
+    assert _whose("going out", names) == "going out"

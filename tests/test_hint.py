@@ -265,7 +265,7 @@ def test_a_hint_keeps_what_it_staged_unless_beaten():
         now = str(again.next if again.next is not None else again.action)
         if now.startswith("withdraw"):
             # only for a move that beat the reference on the hint's deals, which it names
-            assert " beat " in again.why, again.why
+            assert " better by " in again.why, again.why
         else:
             assert "staged" in again.why or again.measured == 0, again.why
         return

@@ -142,11 +142,14 @@ class Hint:
             if better:
                 times = "its ±" if self.gate_z == 1.0 else f"{self.gate_z:g} times its ±"
                 noise = f"; a positive figure smaller than {times} is noise"
+            margin = ("one standard error" if self.gate_z == 1.0 else
+                      f"{self.gate_z:g} standard errors")
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
                      "this hint, so the figures compare move with move (± one standard "
-                     "error).  The recommendation stands unless another move beats it there "
-                     f"by the search's own margin{noise}.")
+                     "error).  A move replaces the search bot's first choice (or going on "
+                     "with melds you have staged) only where it does better there by more "
+                     f"than {margin}{noise}.")
         else:
             basis = (f"{self.gate + '  ' if self.gate else ''}Only that comparison decides: a "
                      "move dropped after a few deals was behind the moves kept on those deals, "
@@ -413,67 +416,86 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         rec = beaten_by(g)
     last = ranked[1] if chosen.heuristic and len(ranked) > 1 else None
     rows = []
+    first_with: dict[tuple[float, ...], Any] = {}  # a result list -> the first move with it
+    for i, m in enumerate(moves):
+        first_with.setdefault(tuple(results[i]), m.action)
     for i, m in enumerate(moves):
         if i == rec:
             continue
         adv, err = _paired(results[i], results[rec])
         av = type(m)(m.action, deals, sum(results[i]) / deals, m.heuristic, adv, err)
+        twin = first_with[tuple(results[i])]
         if i == g and keep_staged:
             note = "goes on with the melds you have staged"
         elif i == 0:
             # with melds staged that it does not hold, the search's choice (planned from the
             # whole hand) is not the recommendation: say where it comes from
-            note = ("the search's choice from your whole hand" if keep_staged else
-                    "the search's choice") + (" (the heuristic's)" if m.heuristic else "")
+            note = ("the search bot's first choice, from your whole hand" if keep_staged else
+                    "the search bot's first choice") + (
+                        " (the heuristic bot's move too)" if m.heuristic else "")
         elif m.heuristic:
-            note = "the heuristic's choice"
+            note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
-            note = "the search's last challenger"
+            note = "the search bot's runner-up"
         else:
-            note = (f"the search dropped it after {m.visits} "
-                    f"deal{'s' if m.visits != 1 else ''} of its own")
+            note = (f"dropped by the search bot after {m.visits} "
+                    f"deal{'s' if m.visits != 1 else ''}")
+        if twin != m.action:
+            # two moves that end the same way on every deal (the playout lays the rest of a
+            # melding next): said, or the list reads as two measurements agreeing by chance
+            note += f"; the same result as {twin} on every deal"
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]
     best = type(r)(r.action, deals, sum(results[rec]) / deals, r.heuristic)
     gate = _gate(level)
-    basis = f"on {deals} sampled deals played for this hint"
+    basis = (f"played out on {deals} sampled deals for this hint (the cards you cannot see "
+             "dealt at random, the rest of the hand played by the heuristic bot)")
     if keep_staged and rec != g:
         adv, err = _paired(results[rec], results[g])
-        why = (f"{basis}, {r.action} beat going on with the melds you have staged "
-               f"({going_on.action}) by {_pm(adv, err or 0.0, penalty)}, {gate}.")
+        why = (f"{basis[0].upper()}{basis[1:]}, {r.action} did "
+               f"{_lead(adv, err or 0.0, penalty)} than going on with the melds you have "
+               f"staged ({going_on.action}): a lead of {gate}.")
     elif keep_staged:
         top, _ = rows[0]
         did = _same(top.advantage, top.stderr) or _pm(top.advantage, top.stderr or 0.0, penalty)
-        whole = (f" (planning from your whole hand, the search chose {chosen.action}, which "
-                 "does not hold them)" if g != 0 else "")
+        whole = (f" (from your whole hand the search bot would have chosen {chosen.action}, "
+                 "which does not hold them)" if g != 0 else "")
         why = (f"It goes on with the melds you have staged{whole}, kept unless another move "
-               f"beats it by {gate}: {basis}, the best other move, {top.action}, did {did}.")
+               f"does better by {gate}: {basis}, the best other move, {top.action}, did {did}.")
     elif rec != 0:
         adv, err = _paired(results[rec], results[0])
-        why = (f"The search kept {chosen.action}, comparing it only with its last challenger, "
-               f"but {basis} {r.action} beat it by {_pm(adv, err or 0.0, penalty)}, "
-               f"{gate}.")
+        why = (f"The search bot first preferred {chosen.action}, but {basis} {r.action} did "
+               f"{_lead(adv, err or 0.0, penalty)} than it, a lead of {gate}: so the hint "
+               f"recommends {r.action}.")
     elif not chosen.heuristic and heur is not None:
         h_i = next(i for i, m in enumerate(moves) if m.action == heur.action)
         adv, err = _paired(results[0], results[h_i])
-        again = (f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it again"
+        again = (f"{basis} it did {_lead(adv, err or 0.0, penalty)} again"
                  if err is not None and adv > z * err else
                  f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it, within the "
-                 "noise, so the search's choice stands")
-        why = (f"The search chose it over the heuristic's choice ({heur.action}), which it beat "
-               f"by {gate} on the search's own deals; {again}.")
+                 "noise, so the search bot's choice stands")
+        why = (f"The search bot chose it over the heuristic bot's move ({heur.action}), which "
+               f"it beat by {gate} in its own search; {again}.")
     else:
         top, _ = rows[0]
         fig = _pm(top.advantage, top.stderr or 0.0, penalty)
         said = ("did no better" if round(top.advantage) == 0 else
                 "did worse" if top.advantage < 0 else "not enough")
         same = _same(top.advantage, top.stderr)
-        why = (f"It is the heuristic's choice, kept unless another move beats it by {gate}: "
-               f"{basis}, the best other move, {top.action}, "
+        why = (f"It is the heuristic bot's move, which the search bot keeps unless another "
+               f"move does better by {gate}: {basis}, the best other move, {top.action}, "
                + (f"did {same}." if same else f"did {fig}"
                   + (f", {said}." if said == "not enough" else f": it {said}.")))
     return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+def _lead(adv: float, se: float, penalty: bool = False) -> str:
+    """``better by +101 ± 298 points``; Shanghai Rummy: ``better by +9 ± 5 penalty points
+    (fewer)``."""
+    adv = round(adv) or 0
+    unit = "penalty points (fewer)" if penalty else "points"
+    return f"better by {signed(adv)} ± {se:.0f} {unit}"
 
 
 def _same(adv: float | None, se: float | None) -> str:

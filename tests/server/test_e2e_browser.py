@@ -1381,7 +1381,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 seatsNamed("the upcard is offered to seat 0; seat 1 may not act now", names, 1),
                 rr([{seat: 0, action: "pass", note: ""}, {seat: 1, action: "draw", note: ""}], "meld"),
                 rr([{seat: 0, action: "pass", note: ""}], "hand_end"),
-                rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld")];
+                rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld"),
+                rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld")];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
@@ -1395,7 +1396,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "1.Ann: pass \u2014 leaves the kitty untaken2.Bob (you): draw",
                      "1.Ann: pass \u2014 does not take the pile: the hand ends (RR-12.2)",
                      # a bare verb reads as its note, not "take — the pile (2 cards)"
-                     "1.Ann: takes the pile (2 cards)"], named
+                     "1.Ann: takes the pile (2 cards)",
+                     # with its cards, the note whole: the same verb as the bare take
+                     "1.Ann: take 8 2 \u2014 takes the pile (3 cards)"], named
     page.close()
 
 

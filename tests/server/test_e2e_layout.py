@@ -327,16 +327,22 @@ def test_the_table_layout_leaves_everything_readable(server, browser, artifacts,
             break
         page.close()
 
-    # the next hand: once it wants this seat's decision, the finished hand folds to one line
-    # (it filled a phone's screen through the next hand), and opens again on request
+    # the next hand: the finished hand stays while this seat has not played in it, then folds
+    # to one line (it filled a phone's screen through the next hand), and opens again on
+    # request
     m.play_until(lambda st: st.outcome is None and st.to_act == (0,))
     panel = page.locator("#hand-over")
+    expect(page.locator("#hand-over .breakdown tr").first).to_be_visible()
+    seat, action = m.choose()
+    m.send(action, seat)  # seat 0's first move of the new hand
     expect(panel).to_have_class(re.compile(r"\bfolded\b"))
     expect(page.locator("#hand-over .breakdown")).to_have_count(0)
     assert panel.bounding_box()["height"] < 120, panel.bounding_box()
     page.click("#hand-over-show")
     expect(page.locator("#hand-over .breakdown tr").first).to_be_visible()
-    m.play_until(lambda st: st.to_act != (0,))   # it stays open once opened again
+    m.play_until(lambda st: st.to_act == (0,))   # it stays open once opened again
+    seat, action = m.choose()
+    m.send(action, seat)
     expect(page.locator("#hand-over .breakdown tr").first).to_be_visible()
     page.click("#hand-over-close")
     expect(panel).to_be_hidden()

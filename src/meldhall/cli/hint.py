@@ -113,7 +113,7 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                 notation_text(str(a)), Text(versus, style="dim" if versus == TOO_FEW else ""),
                 str(n)]
             if any(notes):
-                cells.append(Text(note, style="dim"))
+                cells.append(notation_text(note, style="dim"))  # a move named in it: J♠, Jk
             t.add_row(*cells)
         parts.append(t)
         parts.append(Text(h.footnote(), style="dim"))

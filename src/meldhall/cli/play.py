@@ -381,6 +381,14 @@ class Session:
             cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]  # .pack too
             if cards:
                 extra = said + " " + " ".join(c.pretty for c in cards)
+        elif seat == self.human and getattr(type(action), "PRIVATE", False):
+            # staging leaves no log line (nobody else sees it, CC-6.9, RR-6.11, SH-8.1): say
+            # what happened, or the screen only redraws
+            text = str(action)
+            extra = pretty_notation(
+                "You withdrew every staged meld." if text == "withdraw all" else
+                "You withdrew the last staged meld." if text == "withdraw" else
+                f"You staged {text.removeprefix('stage ')} (only you see it).")
         self.show_new_log(before_log, phase, extra)
 
     # ------------------------------------------------------------------ hands and game
@@ -404,13 +412,6 @@ class Session:
             else:
                 msg = "You lose."
             self.console.print(Text(f"Game over. {msg}", style="bold"))
-        elif not self.echo:
-            # at a terminal the next hand would scroll the breakdown away at once: wait for the
-            # player (piped input plays on, as scripts expect)
-            self.console.print(Text(f"Press Enter for the next {self.ui.unit}.", style="dim"),
-                               end="")
-            self.console.file.flush()
-            sys.stdin.readline()
 
     def intro(self) -> None:
         me = self.human

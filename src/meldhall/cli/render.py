@@ -79,6 +79,20 @@ _CANASTA_LABEL = re.compile(r"^(.*\bcanasta) (?:\S+)×(\d+): (.*)$")
 _CARDS_LABEL = re.compile(r"^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$")
 
 
+_WHOSE = re.compile(r"^seat (\d+) (hand|kitty)\b")
+
+
+def _whose(label: str, names: Sequence[str] | None) -> str:
+    """``seat 0 hand A♥`` as the table names the seat: ``your hand A♥`` for the player
+    reading it, ``seat 2 (heuristic)'s hand …`` otherwise."""
+    def said(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if names and seat < len(names) and names[seat] == "you":
+            return f"your {m.group(2)}"
+        return f"{seat_label(seat, names)}'s {m.group(2)}"
+    return _WHOSE.sub(said, label)
+
+
 def score_label(label: str) -> str:
     """A score line's label as the table shows things (CC-12, RR-13): a canasta by its size in
     cards (``mixed canasta 4×8: 4 4 …`` read beside the table's ``4×5 2 Jk Jk``, which counts
@@ -163,20 +177,15 @@ def pretty_notation(text: str) -> str:
     return notation_text(text).plain
 
 
-def note_after(action: str, note: str) -> str:
-    """A log note as shown after its action: a note that begins with the action's own verb
-    (``take`` / ``takes the pile (3 cards)``) does not say it again (``the pile (3 cards)``)."""
-    verb = action.split(" ", 1)[0].lower() if action else ""
-    if verb and note.lower().startswith(verb + "s "):
-        return note[len(verb) + 2:]
-    return note
-
-
 def log_line(action: str, note: str, note_style: str = "dim") -> Text:
-    """A log entry's action (bold) and note, card tokens in suit symbols:
-    ``discard Q — Q♥``, ``take 5 5 — the pile (38 cards)``; a note alone is plain."""
+    """A log entry's action (bold) and note, card tokens in suit symbols, the note in the
+    log's past tense (:func:`past_tense`): ``discard Q — Q♥``, ``take 5 5 — took the pile
+    (38 cards)``; a bare verb that its note says again (``take`` / ``takes the pile``) is the
+    note alone (``took the pile (2 cards)``); a note alone is plain."""
     text = Text()
     verb = action.strip()
+    if verb == "kitty" and note and not note.startswith(("takes the kitty", "took the kitty")):
+        note = f"takes the kitty; {note}"  # "kitty — places 3♦" did not say it was taken
     if verb and " " not in verb and note.lower().startswith(verb.lower() + "s "):
         # a bare verb whose note says it again ("take — takes the pile (2 cards)", which read
         # as "take — the pile" once shortened): the note alone, in the log's past tense
@@ -187,7 +196,7 @@ def log_line(action: str, note: str, note_style: str = "dim") -> Text:
     if note:
         if action:
             text.append(" — ", style="dim")
-            text.append_text(notation_text(note_after(action, note), style=note_style))
+            text.append_text(notation_text(past_tense(note), style=note_style))
         else:
             text.append_text(notation_text(note))
     return text
@@ -231,15 +240,18 @@ _PAST = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
 
 _ENDS = re.compile(r"^((?:deal|hand) \d+) ends\b")
 _SEAT_VERB = re.compile(r"\b(seat \d+) (" + "|".join(_PAST) + r")\b")
+_AFTER_SEMI = re.compile(r"; (" + "|".join(_PAST) + r")\b")
 
 
 def past_tense(note: str, action: str = "") -> str:
     """A log note in the past tense: ``draws from the stock (8♦)`` -> ``drew from the stock
     (8♦)``, ``declines 2♦`` -> ``declined 2♦``; a note repeating its action's verb (``buy —
-    buys 5♥``) is left for :func:`note_after` to shorten."""
+    buys 5♥``) keeps its verb here: :func:`log_line` says it once."""
     # "deal 1 ends: seat 2 goes out" -> "deal 1 ended: seat 2 went out"
     note = _ENDS.sub(r"\1 ended", note)
     note = _SEAT_VERB.sub(lambda m: f"{m.group(1)} {_PAST[m.group(2)]}", note)
+    # "took the kitty; places 3♦" -> "…; placed 3♦"
+    note = _AFTER_SEMI.sub(lambda m: f"; {_PAST[m.group(1)]}", note)
     head, sep, rest = note.partition(" ")
     if head not in _PAST or (action and head == action.split(" ", 1)[0] + "s"):
         return note
@@ -293,7 +305,8 @@ def outcome_view(outcome: Outcome, players: int, side_of: Sequence[int],
         t.add_column("")
         t.add_column("Points", justify="right")
         for ln in r.lines:
-            t.add_row(ln.rule_id, notation_text(score_label(ln.label)), f"{ln.points:+d}")
+            t.add_row(ln.rule_id, notation_text(_whose(score_label(ln.label), names)),
+                      f"{ln.points:+d}")
         if not r.lines:
             t.add_row("", Text("(nothing)", style="dim"), "0")
         t.add_section()

@@ -13,7 +13,7 @@ from rich.text import Text
 from meldhall.cli.app import app
 from meldhall.cli.common import check_drawn_game, handle_errors, interactive_stdin, out
 from meldhall.cli.games import UIS, GameUI
-from meldhall.cli.render import outcome_view, score_sheet, seat_label
+from meldhall.cli.render import log_line, outcome_view, past_tense, score_sheet, seat_label
 from meldhall.errors import OptionsError, RecordError
 from meldhall.game import Outcome, State
 from meldhall.record import load_record
@@ -73,6 +73,8 @@ def replay_command(
         raise OptionsError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
     console = out()
     names = list(rec.seats) if len(rec.seats) == n else None
+    if names and seat is not None and names[seat] == "human":
+        names[seat] = "you"  # the game as the person who played this seat saw it
     head = Text(f"Record {file}: {rec.game}, {n} players, seed {rec.seed}, first dealer seat "
                 f"{rec.dealer}, {_count(len(rec.actions), 'action')}", style="bold")
     console.print(head)
@@ -96,17 +98,19 @@ def replay_command(
         prev_len = len(log)
         line = Text(f"{count:>4}. ", style="dim")
         line.append(seat_label(actor, names) + ": ")
-        line.append(text, style="bold")
         notes = []
         for i, (e_seat, _, note) in enumerate(new_entries):
             if i == 0:
                 note = ui.note(prev.phase, text, note)
             elif note and e_seat != actor:
-                note = f"{seat_label(e_seat, names)}: {note}"
+                note = f"{seat_label(e_seat, names)}: {past_tense(note)}"
+            elif note:
+                note = past_tense(note)
             if note:
-                notes.append(note)
-        if notes:
-            line.append("  " + "; ".join(notes), style="dim")
+                notes.append(past_tense(note, text) if i == 0 else note)
+        # the action and what it did, as the play screen's log writes them (suit symbols,
+        # "draw — declined 5♠", the past tense)
+        line.append_text(log_line(text, "; ".join(notes)))
         console.print(line)
         oc = state.outcome
         if oc is not None and prev.outcome is None:

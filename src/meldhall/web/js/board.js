@@ -411,16 +411,17 @@ export function notationNodes(text) {
   return notationPieces(text).map(([t, red]) => (red ? h("span.suit-red", t) : t));
 }
 
-/** A log entry's note after its action: a note that begins with the action's own verb
- *  ("take" / "takes the pile (3 cards)") does not say it again ("take … — the pile (3 cards)"). */
+/** A log entry's note after its action, whole ("take 8 2 — takes the pile (3 cards)", as a
+ *  bare "take" reads "takes the pile (4 cards)" in logPanel: the same verb either way). */
 export function logNote(action, note, game = null) {
-  const verb = String(action || "").trim().split(/\s+/)[0].toLowerCase();
   // Shanghai Rummy's bare "pass" is only ever an answer to a buy offer (SH-10.3): say so, as
   // the terminal does
   if (!note && game === "shanghai-rummy" && String(action || "").trim() === "pass") return "does not buy";
-  const n = String(note || "");
-  if (verb && n.toLowerCase().startsWith(verb + "s ")) return n.slice(verb.length + 2);
-  return n;
+  // Railroad's "kitty — places 3♦" did not say the kitty was taken
+  if (note && String(action || "").trim() === "kitty" && !String(note).startsWith("takes the kitty")) {
+    return `takes the kitty; ${note}`;
+  }
+  return String(note || "");
 }
 
 /** The public log, newest last. */

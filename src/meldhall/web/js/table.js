@@ -110,6 +110,13 @@ function onMessage(m) {
       const before = msg;
       noteDrawn(msg, m);
       msg = m;
+      // a refusal answered the position it was made in: once it is this seat's turn again
+      // (a bot moved meanwhile), "it is Bot 1's turn to act" is stale and goes
+      if (before && role === "seat" && tableVersion(before) !== tableVersion(m)
+          && (m.common.to_act || []).includes(mySeat)
+          && !(before.common.to_act || []).includes(mySeat)) {
+        showRefusal(null);
+      }
       if (pending !== null && tableVersion(m) !== pendingVersion) {
         // the table moved on while this page's move was on its way: that move was played (its
         // "accepted" may come after this state), so the selection is done with
@@ -401,16 +408,23 @@ function noteHandOver() {
     // opening the page: only a hand that has just ended (its table still there) is shown
     seenOutcomes = ocs.length - (ocs.length && atEnd && !common.finished ? 1 : 0);
   }
+  const obs = msg.view && msg.view.observation;
+  const log = (obs && obs.log) || [];
+  const total = obs && obs.log_total !== undefined && obs.log_total !== null ? obs.log_total : log.length;
   if (ocs.length > seenOutcomes) {
     seenOutcomes = ocs.length;
-    handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? msg.view.observation : null };
+    handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? obs : null, mark: total };
   }
-  // once the next hand wants this seat's decision, the finished hand folds to one line (it
+  // once this seat has played in the next hand, the finished hand folds to one line (it
   // pushed the hand below the fold, or filled a phone's screen, through the next hand);
-  // "Show the score" opens it again, and then it stays open until closed
-  if (handOver && !handOver.folded && !handOver.reopened && !atEnd
-      && (common.to_act || []).includes(mySeat)) {
-    handOver = { ...handOver, folded: true };
+  // "Show the score" opens it again, and then it stays open until closed.  Played: the log
+  // grew after a state that awaited this seat (dealing happens at the hand's end, not here)
+  if (handOver && !handOver.folded && !handOver.reopened && !atEnd && mySeat !== null) {
+    if (handOver.turnAt === undefined) {
+      if ((common.to_act || []).includes(mySeat)) handOver.turnAt = total;
+    } else if (total > handOver.turnAt) {
+      handOver = { ...handOver, folded: true };
+    }
   }
 }
 
@@ -788,7 +802,7 @@ function hintPanel(legal) {
         : diff !== null
         ? ` ${diff} ${unit} against the recommendation on the same deals (${counted})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
-        + (alt.note ? ` \u2014 ${named(alt.note)}` : "");
+        + (alt.note ? ` \u2014 ${prettyNotation(named(alt.note))}` : "");
       const isMeld = /^(meld|take|out|contract) /.test(alt.action);
       list.append(h("li", melding ? h("code.melding", { title: isMeld ? "a melding: stage its melds one at a time" : "withdraw the staged melds first" }, ...notationNodes(alt.action))
         : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
