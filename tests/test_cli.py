@@ -752,5 +752,5 @@ def test_score_lines_name_whose_hand():
 
     names = ["you", "heuristic"]
     assert _whose("seat 0 hand AH", names) == "your hand AH"
-    assert _whose("seat 1 kitty 5S", names) == "seat 1 (heuristic)'s kitty 5S"
+    assert _whose("seat 1 kitty 5S", names) == "kitty of seat 1 (heuristic) 5S"
     assert _whose("going out", names) == "going out"

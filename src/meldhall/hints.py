@@ -438,7 +438,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif last is not None and m.action == last.action:
             note = "the search bot's runner-up"
         else:
-            note = (f"dropped by the search bot after {m.visits} "
+            # the search's own deals, not the hint's (the deals column)
+            note = (f"the search bot dropped it early, after {m.visits} of its own "
                     f"deal{'s' if m.visits != 1 else ''}")
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a

@@ -84,12 +84,12 @@ _WHOSE = re.compile(r"^seat (\d+) (hand|kitty)\b")
 
 def _whose(label: str, names: Sequence[str] | None) -> str:
     """``seat 0 hand A♥`` as the table names the seat: ``your hand A♥`` for the player
-    reading it, ``seat 2 (heuristic)'s hand …`` otherwise."""
+    reading it, ``hand of seat 2 (heuristic) …`` otherwise."""
     def said(m: re.Match[str]) -> str:
         seat = int(m.group(1))
         if names and seat < len(names) and names[seat] == "you":
             return f"your {m.group(2)}"
-        return f"{seat_label(seat, names)}'s {m.group(2)}"
+        return f"{m.group(2)} of {seat_label(seat, names)}"
     return _WHOSE.sub(said, label)
 
 
