@@ -142,8 +142,7 @@ class Hint:
             if better:
                 times = "its ±" if self.gate_z == 1.0 else f"{self.gate_z:g} times its ±"
                 noise = f"; a positive figure smaller than {times} is noise"
-            margin = ("one standard error" if self.gate_z == 1.0 else
-                      f"{self.gate_z:g} standard errors")
+            margin = _margin(self.gate_z)
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
                      "this hint, so the figures compare move with move (± one standard "
@@ -277,7 +276,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
                     why=f"It is the {b.name} bot's choice; that bot gives no estimate.",
                     players=observation.players)
     ranked = analyse(observation, legal, rng)
-    level = getattr(b, "level", None)
+    level = getattr(b, "level", None)  # with its seconds cap raised above
     measure = getattr(b, "measure", None)
     root = measure is not None and level is not None and not getattr(level, "tree", False)
     staged_now = bool(getattr(observation, "staged", ()))
@@ -289,19 +288,18 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     why = _why(ranked, level, penalty)
     measured = 0
+
+    def withdraws(av: Any) -> bool:
+        return _needs_withdrawing(observation, av, legal)
+
+    # the search's best move that goes on with what is staged (None with nothing staged)
+    going_on = next((av for av in ranked if not withdraws(av)), None) if staged_now else None
     if root and others and best.visits >= 2:
-        going_on = None
-        if staged_now:
-            going_on = next((av for av in ranked
-                             if not _needs_withdrawing(observation, av, legal)), None)
         best, others, notes, why = _measured_together(
-            measure, observation, ranked, others, level, penalty, rng,
-            going_on, lambda av: _needs_withdrawing(observation, av, legal))
+            measure, observation, ranked, others, level, penalty, rng, going_on, withdraws)
         measured = best.visits
-    elif root and staged_now and _needs_withdrawing(observation, best, legal):
+    elif root and staged_now and withdraws(best):
         # too few playouts to compare: going on with what is staged is the reference
-        going_on = next((av for av in ranked
-                         if not _needs_withdrawing(observation, av, legal)), None)
         if going_on is not None:
             ranked = [going_on] + [av for av in ranked if av is not going_on]
             best = going_on
@@ -309,11 +307,11 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         notes = [_note(av, ranked, level) for av in others]
     else:
         notes = [_note(av, ranked, level) for av in others]
-    if getattr(observation, "staged", ()):
+    if staged_now:
         # a listed move that does not go on with what is staged (a discard, another melding)
         # is played after withdrawing it: say so beside its figure
         for i, av in enumerate(others):
-            if _needs_withdrawing(observation, av, legal):
+            if withdraws(av):
                 notes[i] = ("after withdrawing the staged melds; " + notes[i]) if notes[i] \
                     else "after withdrawing the staged melds"
     for i, av in enumerate(others):
@@ -323,15 +321,14 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     rest = [(av.action, av.value, av.visits) for av in others]
     comps = [(av.advantage, av.stderr) for av in others]
     step = next_step(observation, best.action, legal)
-    staged = bool(getattr(observation, "staged", ()))
     # the whole move recommended stays named (``plan``) whenever the step to play now differs
     # from it: a melding built meld by meld, or a legal move (a discard) that first needs the
     # staged melds withdrawn
-    plan = best.action if best.action not in legal or (staged and step != best.action) \
+    plan = best.action if best.action not in legal or (staged_now and step != best.action) \
         else None
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
-    action = step if staged else best.action
+    action = step if staged_now else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
                 _partnership(game, observation), getattr(level, "gate_z", None) or 1.0,
@@ -524,10 +521,13 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
     return f"{signed(adv)} ± {se:.0f}, {sign} penalty points"
 
 
+def _margin(gate_z: float | None) -> str:
+    """A search's margin in words: ``one standard error``, ``1.64 standard errors``."""
+    return "one standard error" if gate_z in (None, 1.0) else f"{gate_z:g} standard errors"
+
+
 def _gate(level: Any) -> str:
-    gate_z = getattr(level, "gate_z", None)
-    return ("more than one standard error" if gate_z in (None, 1.0) else
-            f"more than {gate_z:g} standard errors")
+    return f"more than {_margin(getattr(level, 'gate_z', None))}"
 
 
 def _fresh_pairs(level: Any) -> int:

@@ -410,10 +410,11 @@ function noteHandOver() {
   }
   const obs = msg.view && msg.view.observation;
   const log = (obs && obs.log) || [];
+  // the log's length so far (the observation carries its last entries and their total)
   const total = obs && obs.log_total !== undefined && obs.log_total !== null ? obs.log_total : log.length;
   if (ocs.length > seenOutcomes) {
     seenOutcomes = ocs.length;
-    handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? obs : null, mark: total };
+    handOver = { oc: ocs[ocs.length - 1], obs: atEnd ? obs : null };
   }
   // once this seat has played in the next hand, the finished hand folds to one line (it
   // pushed the hand below the fold, or filled a phone's screen, through the next hand);
