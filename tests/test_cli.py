@@ -703,12 +703,15 @@ def test_score_lines_read_as_the_table_does():
 
 
 def test_short_melds_are_written_out():
-    """"8×2 2" (two eights and a two) read oddly: a count only from four naturals on."""
+    """"8 8 8" beside a counted "4×4" read oddly: the naturals are counted only in a canasta."""
     from meldhall.cli.canasta_tables import meld_body
 
     assert meld_body({"spec": "8 8 2", "rank": "8"}) == "8 8 2"
     assert meld_body({"spec": "K K K JK", "rank": "K"}) == "K K K Jk"
-    assert meld_body({"spec": "5 5 5 5 2", "rank": "5"}) == "5×4 2"
+    assert meld_body({"spec": "5 5 5 5 2", "rank": "5"}) == "5 5 5 5 2"
+    assert meld_body({"spec": "4 4 4 4", "rank": "4"}) == "4 4 4 4"
+    assert meld_body({"spec": "5 5 5 5 5 2 JK", "rank": "5"}) == "5×5 2 Jk"
+    assert meld_body({"spec": "K K K K K K K", "rank": "K"}) == "K×7"
     assert meld_body({"spec": "2 2 JK", "rank": "wild"}) == "wild 2 2 Jk"
 
 
@@ -754,3 +757,18 @@ def test_score_lines_name_whose_hand():
     assert _whose("seat 0 hand AH", names) == "your hand AH"
     assert _whose("seat 1 kitty 5S", names) == "kitty of seat 1 (heuristic) 5S"
     assert _whose("going out", names) == "going out"
+
+
+def test_a_shanghai_deal_end_names_whose_totals_they_are():
+    """"totals 30, 0, 5, 5" (SH-13) did not say whose total was whose: each is named."""
+    from meldhall.cli.render import named_totals
+
+    note = "deal 1 ended: seat 1 went out; totals 30, 0, 5, 5"
+    assert named_totals(note, ["you", "heuristic", "heuristic", "search"]) == (
+        "deal 1 ended: seat 1 went out; totals: seat 0 (you) 30, seat 1 (heuristic) 0, "
+        "seat 2 (heuristic) 5, seat 3 (search) 5")
+    assert named_totals("deal 2 ends: the stock is exhausted; nobody went out; totals -5, 12; "
+                        "game over", None) == (
+        "deal 2 ends: the stock is exhausted; nobody went out; totals: seat 0 -5, seat 1 12; "
+        "game over")
+    assert named_totals("took the pile (2 cards)", None) == "took the pile (2 cards)"

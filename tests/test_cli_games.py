@@ -335,7 +335,7 @@ def test_log_lines_in_suit_symbols():
                (3, "layoff JK=7D -> 2", ""), (1, "meld 4 4 JK", ""),
                (2, "kitty", "takes the kitty"), (1, "take", "takes the pile (2 cards)"),
                (3, "kitty", "places 3D"),
-               (-1, "", "deal 1 ends: seat 2 goes out; totals 0 0 5")]
+               (-1, "", "deal 1 ends: seat 2 goes out; totals 0, 0, 5")]
     text = log_text(entries, ["you", "a", "b", "c"], 20).plain
     assert text.splitlines() == [
         "table: upcard 5♥ (pile frozen)",
@@ -347,7 +347,8 @@ def test_log_lines_in_suit_symbols():
         "seat 2 (b): kitty — took the kitty",  # the log is in the past tense
         "seat 1 (a): took the pile (2 cards)",  # not "take — the pile (2 cards)"
         "seat 3 (c): kitty — took the kitty; placed 3♦",  # it says the kitty was taken
-        "table: deal 1 ended: seat 2 went out; totals 0 0 5",
+        "table: deal 1 ended: seat 2 went out; totals: seat 0 (you) 0, seat 1 (a) 0, "
+        "seat 2 (b) 5",
     ]
     assert not LETTER_CARD.search(text)
     # other words and rule IDs are left alone

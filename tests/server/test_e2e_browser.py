@@ -1382,7 +1382,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 rr([{seat: 0, action: "pass", note: ""}, {seat: 1, action: "draw", note: ""}], "meld"),
                 rr([{seat: 0, action: "pass", note: ""}], "hand_end"),
                 rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld"),
-                rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld")];
+                rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld"),
+                logPanel([{seat: -1, action: "", note: "deal 1 ends: seat 1 goes out; totals 30, 0, 5"}],
+                         names, 1, 60, null, "shanghai-rummy", "deal_end").textContent];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
@@ -1398,7 +1400,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      # a bare verb reads as its note, not "take — the pile (2 cards)"
                      "1.Ann: takes the pile (2 cards)",
                      # with its cards, the note whole: the same verb as the bare take
-                     "1.Ann: take 8 2 \u2014 takes the pile (3 cards)"], named
+                     "1.Ann: take 8 2 \u2014 takes the pile (3 cards)",
+                     # a Shanghai deal's totals say whose they are (a tester read bare numbers)
+                     "1.Table: deal 1 ends: Bob (you) goes out; totals: Ann 30, Bob (you) 0, Cleo 5"], named
     page.close()
 
 

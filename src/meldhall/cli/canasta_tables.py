@@ -50,15 +50,18 @@ KITTY_TYPES = frozenset({"red", "wild", "sevens"})
 
 
 def meld_body(m: dict[str, Any]) -> str:
-    """A meld's cards in short: ``K×5 2 Jk``, ``8 8 2``, ``9``, ``wild 2 2 Jk`` (a count
-    only from four naturals on: ``8×2 2`` read oddly beside the cards it stands for)."""
+    """A meld's cards in short: ``K×5 2 Jk``, ``8 8 2``, ``4 4 4 4 2``, ``wild 2 2 Jk``.
+
+    The naturals are counted (``K×5``) only in a canasta, a meld of seven cards or more, which
+    players square up into one stack; shorter melds are written out card by card, so ``8 8 8``
+    never sits beside a counted ``4×4`` (CC-6.6, RR-6.9)."""
     tokens = m["spec"].split()
     rank = m["rank"]
     nat = sum(1 for t in tokens if t == rank)
     wild = ["Jk" if w == "JK" else w for w in tokens if w != rank]
     if rank == "wild":
         return "wild " + " ".join(wild)
-    body = f"{rank}×{nat}" if nat > 3 else " ".join([rank] * max(nat, 1))
+    body = f"{rank}×{nat}" if len(tokens) >= 7 else " ".join([rank] * max(nat, 1))
     if wild:
         body += " " + " ".join(wild)
     return body

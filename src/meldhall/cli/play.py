@@ -38,6 +38,7 @@ from meldhall.cli.render import (
     legal_view,
     log_line,
     log_text,
+    named_totals,
     notation_text,
     pretty_notation,
     order_actions,
@@ -144,7 +145,7 @@ class Session:
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
             if e_seat < 0:
                 who = "Table"
-            note = past_tense(note, action)  # every line, so that all read alike
+            note = past_tense(named_totals(note, self.names), action)  # all read alike
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
             line.append_text(log_line(action, note))
             self.console.print(line)

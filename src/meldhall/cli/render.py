@@ -258,6 +258,17 @@ def past_tense(note: str, action: str = "") -> str:
     return _PAST[head] + sep + rest
 
 
+#: A Shanghai deal's end: "…; totals 30, 0, 5, 5" (SH-13), the totals in seat order.
+_TOTALS = re.compile(r"; totals (-?\d+(?:, -?\d+)*)(?=;|$)")
+
+
+def named_totals(note: str, names: Sequence[str] | None) -> str:
+    """A deal's end with each total named: ``totals 30, 0`` -> ``totals: seat 0 (you) 30,
+    seat 1 (heuristic) 0`` (the bare numbers did not say whose they were)."""
+    return _TOTALS.sub(lambda m: "; totals: " + ", ".join(
+        f"{seat_label(i, names)} {v}" for i, v in enumerate(m.group(1).split(", "))), note)
+
+
 def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8) -> Text:
     """The last ``last`` public log entries, one a line (entries are ``(seat, action, note)``
     tuples or the observation's ``{"seat", "action", "note"}`` dicts)."""
@@ -273,7 +284,7 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        text.append_text(log_line(action, past_tense(note, action)))
+        text.append_text(log_line(action, past_tense(named_totals(note, names), action)))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text
@@ -333,7 +344,7 @@ def score_sheet(outcomes: Sequence[Outcome], players: int, side_of: Sequence[int
     for o in outcomes:
         how = HOW_TEXT.get(o.how, o.how)
         if o.went_out is not None:
-            how = f"seat {o.went_out} {how}"
+            how = f"{seat_label(o.went_out, names)} {how}"
         cells = [f"{r.hand_score:+d} → {r.total}" for r in o.results]
         t.add_row(str(o.hand + 1), escape(how), *cells)
     if outcomes and outcomes[-1].game_over:

@@ -421,7 +421,14 @@ export function logNote(action, note, game = null) {
   if (note && String(action || "").trim() === "kitty" && !String(note).startsWith("takes the kitty")) {
     return `takes the kitty; ${note}`;
   }
-  return String(note || "");
+  return namedTotals(String(note || ""));
+}
+
+/** A Shanghai deal's end names whose total is whose (SH-13): "totals 30, 0, 5" read as bare
+ *  numbers; "totals: seat 0 30, seat 1 0, seat 2 5", which the log then writes with names. */
+export function namedTotals(note) {
+  return note.replace(/; totals (-?\d+(?:, -?\d+)*)(?=;|$)/,
+    (m, list) => "; totals: " + list.split(", ").map((v, i) => `seat ${i} ${v}`).join(", "));
 }
 
 /** The public log, newest last. */
