@@ -378,8 +378,21 @@ def test_railroad_canasta_types_legend(railroad_hand):
     assert "Canasta types (RR-6.9): red: seven natural cards of one rank other than 7, no wild " \
            "card (500); black: one rank other than 7 with one to three wild cards (300); " \
            "wild: seven wild cards (1,000); sevens: seven natural sevens (1,500)." in out
-    assert "going out needs one of each (RR-11.1)" in out
+    assert "going out needs one canasta of each type (RR-11.1)" in out
     assert "Canasta types (RR-6.9)" in UIS["railroad-canasta"].help_text
+    # explained at the start and in the 'help' the session types, not on every table (it was
+    # four lines of noise each turn)
+    assert out.count("Canasta types (RR-6.9)") == 2, out.count("Canasta types (RR-6.9)")
+
+
+def test_railroad_going_out_line_follows_the_house_rule():
+    """With go_out_requirement=any_two the table said "going out needs one of each (RR-11.1)"
+    every turn, and a tester went out with two black canastas."""
+    from meldhall.cli.canasta_tables import canasta_types_line
+
+    assert "going out needs any two canastas (RR-11.1)" in canasta_types_line("any_two")
+    assert "a red and a black canasta" in canasta_types_line("red_and_black")
+    assert "one canasta of each type" in canasta_types_line("all_four")
 
 
 def _to_first_stage(game: str, players: int, seed: int):

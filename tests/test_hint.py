@@ -194,8 +194,9 @@ def test_shanghai_hint_speaks_of_players_and_penalty_points(tmp_path):
     assert "side" not in text, text
     assert "penalty points" in text and "other players' mean" in text
     # said in words ("3 penalty points more than …"), no signed figure beside "fewer"/"more"
-    assert re.search(r"Estimate: (\d+ penalty points? (fewer|more)|as many penalty points)",
-                     text), text
+    # with its uncertainty apart: "8 penalty points more (± 7) than …"
+    assert re.search(r"Estimate: (\d+ penalty points? (fewer|more)|as many penalty points) "
+                     r"\(± \d+\) than", text), text
     classic = hint(midgame("classic-canasta", 4, seed=5, decisions=4), bot="ismcts:8")
     assert not classic.penalty
 
@@ -320,14 +321,15 @@ def test_web_hint_seed_ignores_staging():
     assert hint_seed("t1", seat, 7) != hint_seed("t2", seat, 7) != hint_seed("t1", seat + 1, 7)
 
 
-def _hint_with(comparisons, penalty=False, measured=8, players=4, partnership=True):
+def _hint_with(comparisons, penalty=False, measured=8, players=4, partnership=True,
+               staged=False):
     from meldhall.hints import Hint
 
     s = new_game("classic-canasta", players=2, seed=7).apply_text("draw")
     moves = [a for a in s.legal_actions() if str(a).startswith("discard")]
     alts = [(moves[i + 1], -10.0, measured) for i in range(len(comparisons))]
     return Hint(0, moves[0], -20.0, measured, alts, comparisons=comparisons, measured=measured,
-                penalty=penalty, players=players, partnership=partnership)
+                penalty=penalty, players=players, partnership=partnership, staged=staged)
 
 
 def test_the_footnote_says_only_what_fits_the_figures():
@@ -340,8 +342,10 @@ def test_the_footnote_says_only_what_fits_the_figures():
     zero = _hint_with([(0.2, 0.0), (-0.3, 0.0)]).footnote()
     assert zero.startswith("+0: the same result") and "negative" not in zero
     assert "noise" not in zero
-    mixed = _hint_with([(14.0, 20.0), (-8.0, 5.0)]).footnote()
+    # a positive figure only where staged melds are kept against a better-looking withdrawal
+    mixed = _hint_with([(14.0, 20.0), (-8.0, 5.0)], staged=True).footnote()
     assert "negative" in mixed and "positive" in mixed and "noise" in mixed
+    assert "staged" in mixed and "staged" not in worse
     sh = _hint_with([(-3.0, 2.0)], penalty=True).footnote()
     assert sh.startswith("A negative difference: more penalty points") and "noise" not in sh
     assert _hint_with([(3.0, 2.0)], penalty=True).footnote().startswith(
@@ -366,3 +370,17 @@ def test_a_difference_of_nothing_on_every_deal_is_said_in_words():
 
     assert _same(0.2, 0.3) == "exactly as well on every deal"
     assert _same(0.0, 4.0) == "" and _same(3.0, 0.0) == "" and _same(None, None) == ""
+
+
+@pytest.mark.parametrize("game,players,seed", [("classic-canasta", 2, 11),
+                                               ("railroad-canasta", 2, 4),
+                                               ("shanghai-rummy", 4, 8)])
+def test_no_other_move_reads_better_than_the_recommendation(game, players, seed):
+    """A tester read "discard 8  +12 ± 182" under the recommendation "discard A": with nothing
+    staged the hint recommends the move that did best on its own deals, so every other figure
+    is at most +0, the estimate carries its ± and the why speaks only of figures shown."""
+    h = hint(midgame(game, players, seed=seed, decisions=6), bot="ismcts:16", seed=1)
+    assert h.measured and not h.staged, h.why
+    assert all(adv is not None and round(adv) <= 0 for adv, _ in h.comparisons), h.comparisons
+    assert h.value_stderr is not None and h.to_json()["value_stderr"] is not None
+    assert "did best of the" in h.why and "first preferred" not in h.why, h.why

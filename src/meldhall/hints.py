@@ -76,6 +76,10 @@ class Hint:
             0 where the figures are the search's own.
         players: how many play (``value`` is measured against the other player alone in a
             two-player game, against the others' mean otherwise); 0 where unknown.
+        value_stderr: the standard error of ``value`` (points) where it was measured on the
+            hint's own deals (``measured``); ``None`` otherwise.
+        staged: the seat had melds staged when it asked (CC-6.9, RR-6.11, SH-8.1): going on
+            with them is kept unless a move that withdraws them does better by the margin.
     """
 
     seat: int
@@ -96,6 +100,8 @@ class Hint:
     partnership: bool = False
     gate_z: float = 1.0
     players: int = 0
+    value_stderr: float | None = None
+    staged: bool = False
 
     def others(self) -> str:
         """Whom ``value`` is measured against, for people: ``"the other side's"`` in a
@@ -146,9 +152,10 @@ class Hint:
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
                      "this hint, so the figures compare move with move (± one standard "
-                     "error).  A move replaces the search bot's first choice (or going on "
-                     "with melds you have staged) only where it does better there by more "
-                     f"than {margin}{noise}.")
+                     "error).  The recommendation is the move that did best on them"
+                     + ("; the melds you have staged are kept unless a move that withdraws "
+                        f"them does better there by more than {margin}{noise}."
+                        if self.staged else "."))
         else:
             basis = (f"{self.gate + '  ' if self.gate else ''}Only that comparison decides: a "
                      "move dropped after a few deals was behind the moves kept on those deals, "
@@ -165,6 +172,7 @@ class Hint:
             "bot": self.bot,
             "action": str(self.action),
             "value": _whole(self.value),
+            "value_stderr": _whole(self.value_stderr),
             "samples": self.samples,
             "legal_count": self.legal_count,
             "plan": None if self.plan is None else str(self.plan),
@@ -288,6 +296,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
     why = _why(ranked, level, penalty)
     measured = 0
+    value_se = None
 
     def withdraws(av: Any) -> bool:
         return _needs_withdrawing(observation, av, legal)
@@ -298,6 +307,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         best, others, notes, why = _measured_together(
             measure, observation, ranked, others, level, penalty, rng, going_on, withdraws)
         measured = best.visits
+        value_se = best.stderr
     elif root and staged_now and withdraws(best):
         # too few playouts to compare: going on with what is staged is the reference
         if going_on is not None:
@@ -332,7 +342,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
                 _partnership(game, observation), getattr(level, "gate_z", None) or 1.0,
-                observation.players)
+                observation.players, value_se, staged_now)
 
 
 def _partnership(game: str, observation: Observation) -> bool:
@@ -366,18 +376,19 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     challenger only, so its own figures are not comparable move with move.  At least 8 deals
     are played (the clock only stops them past :data:`HINT_SECONDS`), never fewer than 2.
 
-    The hint recommends the search's choice unless a listed move beats it on these deals by
-    the level's gate (``gate_z`` standard errors, the search's own rule); every figure is then
-    the difference from the recommendation on these deals.  With melds staged (CC-6.9,
+    The hint recommends the move that did best on these deals (the search's choice on a tie),
+    so no other figure reads better than the recommendation; every figure is the difference
+    from it on these deals.  With melds staged (CC-6.9,
     RR-6.11, SH-8.1), ``going_on`` is the search's best move that goes on with them and
     ``withdraws(av)`` tells a move that withdraws them first: when the recommendation found
     that way would withdraw what is staged, going on with it is kept instead unless another
     move beats that by the gate (no flip-flopping between staging and withdrawing).
 
     Returns:
-        ``(best, alternatives, notes, why)``: the recommendation (``ActionValue``: its mean and
-        deals), the others against it (advantage and standard error, best first), a note on
-        each (what the search made of it) and the sentence of why.
+        ``(best, alternatives, notes, why)``: the recommendation (``ActionValue``: its mean,
+        deals and, as ``stderr``, the standard error of that mean), the others against it
+        (advantage and standard error, best first), a note on each (what the search made of
+        it) and the sentence of why.
     """
     chosen = ranked[0]
     moves = [chosen] + list(listed)
@@ -404,10 +415,14 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                 beating.append((adv, i))
         return max(beating)[1] if beating else ref
 
-    rec = beaten_by(0)
+    # the recommendation is the move that did best on these deals (the earlier listed on a
+    # tie: the search's choice first), so no figure beside it reads better than it does
+    means = [sum(xs) / deals for xs in results]
+    rec = max(range(len(moves)), key=lambda i: (means[i], -i))
     keep_staged = False
     g = 0
     if going_on is not None and withdraws is not None and withdraws(moves[rec]):
+        # what is staged stays unless a move that withdraws it does better by the gate
         g = next(i for i, m in enumerate(moves) if m.action == going_on.action)
         keep_staged = True
         rec = beaten_by(g)
@@ -441,50 +456,40 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
-            note += f"; the same result as {twin} on every deal"
+            note += f"; the same result as {twin} on every deal (played on, both come to the same)"
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]
-    best = type(r)(r.action, deals, sum(results[rec]) / deals, r.heuristic)
+    xs = results[rec]
+    spread = (math.sqrt(sum((x - means[rec]) ** 2 for x in xs) / (deals - 1) / deals)
+              if deals >= 2 else None)
+    # the recommendation's own figure: its mean and that mean's standard error (``stderr``)
+    best = type(r)(r.action, deals, means[rec], r.heuristic, None, spread)
     gate = _gate(level)
-    basis = (f"played out on {deals} sampled deals for this hint (the cards you cannot see "
-             "dealt at random, the rest of the hand played by the heuristic bot)")
+    basis = (f"on {deals} sampled deals (the cards you cannot see dealt at random, the hand "
+             "played on by the heuristic bot)")
+    top = rows[0][0] if rows else None
     if keep_staged and rec != g:
         adv, err = _paired(results[rec], results[g])
-        why = (f"{basis[0].upper()}{basis[1:]}, {r.action} did "
-               f"{_lead(adv, err or 0.0, penalty)} than going on with the melds you have "
-               f"staged ({going_on.action}): a lead of {gate}.")
+        why = (f"{basis[0].upper()}{basis[1:]}, it did {_lead(adv, err or 0.0, penalty)} "
+               f"than going on with the melds you have staged ({going_on.action}), a lead "
+               f"of {gate}.")
     elif keep_staged:
-        top, _ = rows[0]
-        did = _same(top.advantage, top.stderr) or _pm(top.advantage, top.stderr or 0.0, penalty)
-        whole = (f" (from your whole hand the search bot would have chosen {chosen.action}, "
-                 "which does not hold them)" if g != 0 else "")
-        why = (f"It goes on with the melds you have staged{whole}, kept unless another move "
-               f"does better by {gate}: {basis}, the best other move, {top.action}, did {did}.")
-    elif rec != 0:
-        adv, err = _paired(results[rec], results[0])
-        why = (f"The search bot first preferred {chosen.action}, but {basis} {r.action} did "
-               f"{_lead(adv, err or 0.0, penalty)} than it, a lead of {gate}: so the hint "
-               f"recommends {r.action}.")
-    elif not chosen.heuristic and heur is not None:
-        h_i = next(i for i, m in enumerate(moves) if m.action == heur.action)
-        adv, err = _paired(results[0], results[h_i])
-        again = (f"{basis} it did {_lead(adv, err or 0.0, penalty)} again"
-                 if err is not None and adv > z * err else
-                 f"{basis} it did {_pm(adv, err or 0.0, penalty)} against it, within the "
-                 "noise, so the search bot's choice stands")
-        why = (f"The search bot chose it over the heuristic bot's move ({heur.action}), which "
-               f"it beat by {gate} in its own search; {again}.")
+        why = (f"It goes on with the melds you have staged: {basis}, no move that withdraws "
+               f"them did better by {gate}.")
+        if top is not None and top.advantage > 0:
+            why += (f" {top.action} did {_pm(top.advantage, top.stderr or 0.0, penalty)}, "
+                    "within the noise.")
     else:
-        top, _ = rows[0]
-        fig = _pm(top.advantage, top.stderr or 0.0, penalty)
-        said = ("did no better" if round(top.advantage) == 0 else
-                "did worse" if top.advantage < 0 else "not enough")
-        same = _same(top.advantage, top.stderr)
-        why = (f"It is the heuristic bot's move, which the search bot keeps unless another "
-               f"move does better by {gate}: {basis}, the best other move, {top.action}, "
-               + (f"did {same}." if same else f"did {fig}"
-                  + (f", {said}." if said == "not enough" else f": it {said}.")))
+        why = f"{basis[0].upper()}{basis[1:]}, it did best of the {len(moves)} moves tried"
+        if top is not None:
+            same = _same(top.advantage, top.stderr)
+            fig = _pm(top.advantage, top.stderr or 0.0, penalty)
+            close = top.stderr is not None and -top.advantage <= z * top.stderr
+            why += (f"; the next, {top.action}, did {same}" if same else
+                    f"; the next, {top.action}, did {fig}"
+                    + (", within the noise" if close else ""))
+        why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
 
 

@@ -267,3 +267,19 @@ def test_discarding_a_kind_uses_a_publicly_known_copy_first():
         s = play(s, "discard K")
         assert dump_position(s)["pile"][-1] == "KC/1"
         assert s.known[0] == 0
+
+
+def test_one_card_left_refusal_says_what_stands_in_the_way():
+    """RR-5.7: the refusal said "you need the canasta types of RR-11.1 … or into your kitty
+    (RR-10.2)" to a player with only a black canasta on an "any two canastas" table (a tester
+    read the kitty as open): it names the table's going-out need, the types held and why the
+    kitty is shut."""
+    s = build(hands={0: "9 9 9 5"}, closed={0: ["K K K K K K 2"]}, kitties={0: 11, 1: 11},
+              options={"go_out_requirement": "any_two"})
+    with pytest.raises(IllegalActionError) as e:
+        s.apply_text("meld 9 9 9")
+    msg = str(e.value)
+    assert e.value.rule_id == "RR-5.7"
+    assert "one card, 5" in msg and "going out needs any two canastas" in msg, msg
+    assert "your canasta types: black" in msg, msg
+    assert "needs a red, wild or sevens canasta (RR-10.2)" in msg, msg

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +22,7 @@ from meldhall.cli.render import (
     hand_text,
     notation_text,
     phase_text,
+    PiecesLine,
     seat_label,
     suit_sort,
     table_panel,
@@ -38,10 +39,22 @@ CANASTA_TYPE_TEXT = {
     "wild": "seven wild cards (1,000)",
     "sevens": "seven natural sevens (1,500)",
 }
-#: The one-line legend under the Railroad table (and in its help).
+#: The Railroad canasta types in words (the help, and once at the start of a game).
 CANASTA_TYPES_LEGEND = ("Canasta types (RR-6.9): " + "; ".join(
-    f"{k}: {v}" for k, v in CANASTA_TYPE_TEXT.items())
-    + ". ✓ done, · not yet; going out needs one of each (RR-11.1).")
+    f"{k}: {v}" for k, v in CANASTA_TYPE_TEXT.items()) + ".")
+#: What going out needs, by the house rule ``go_out_requirement`` (RR-11.1).
+GOING_OUT_NEEDS = {"all_four": "one canasta of each type", "red_and_black":
+                   "a red and a black canasta", "any_two": "any two canastas",
+                   "any_one": "any one canasta"}
+
+
+def canasta_types_line(requirement: str) -> str:
+    """The one line under the Railroad table: the marks, what going out needs under this
+    table's ``go_out_requirement`` (RR-11.1), and where the types are explained (the whole
+    legend is shown once, at the start; on every table it was four lines of noise)."""
+    needs = GOING_OUT_NEEDS.get(requirement, GOING_OUT_NEEDS["all_four"])
+    return (f"✓ done, · not yet; going out needs {needs} (RR-11.1); the canasta types: "
+            "'rules RR-6.9' or 'help'.")
 #: Canasta types that make a Railroad player kitty-eligible (RR-10.2).
 KITTY_TYPES = frozenset({"red", "wild", "sevens"})
 
@@ -67,16 +80,11 @@ def meld_body(m: dict[str, Any]) -> str:
     return body
 
 
-def melds_text(melds: Sequence[dict[str, Any]], one: Callable[[dict[str, Any]], Text]) -> Text:
-    """A player's or side's melds, each drawn by ``one``, or "not melded yet"."""
-    t = Text()
-    for i, m in enumerate(melds):
-        if i:
-            t.append("  ")
-        t.append_text(one(m))
-    if not melds:
-        t.append("not melded yet", style="dim")
-    return t
+def melds_text(melds: Sequence[dict[str, Any]],
+               one: Callable[[dict[str, Any]], Text]) -> PiecesLine:
+    """A player's or side's melds, each drawn by ``one``, or "not melded yet"; a long row
+    wraps between melds, never inside one."""
+    return PiecesLine([one(m) for m in melds], empty=Text("not melded yet", style="dim"))
 
 
 def red_threes_text(obs: Any, seats: Sequence[int]) -> Text:
@@ -440,9 +448,8 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
         if r3:
             cell.append("   red 3s: ", style="dim")
             cell.append_text(r3)
-        cell.append("\n")
-        cell.append_text(melds_text(melds[s], _railroad_meld_text))
-        players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up), cell)
+        players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up),
+                        Group(cell, melds_text(melds[s], _railroad_meld_text)))
 
     up = obs.upcard()
     flags = []
@@ -451,7 +458,8 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
     blocked = blocked_flag(up, "RR-8.2", red_three=True)
     if blocked:
         flags.append(blocked)
-    parts: list[RenderableType] = [players, Text(CANASTA_TYPES_LEGEND, style="dim"),
+    parts: list[RenderableType] = [players, Text(canasta_types_line(
+                                       obs.options.go_out_requirement), style="dim"),
                                    pile_text(obs, j, flags), stock_text(j)]
     lock = sevens_lock_text(j, obs.options.sevens_lock)
     if lock is not None:

@@ -26,8 +26,8 @@ shows your hand by rank or by suit (`sort` alone switches), `save [FILE]` saves 
 """
 
 _CANASTA_CARDS = """\
-Cards are named by rank (`A K Q J 10 … 4`, `2`, `JK` for a joker, shown Jk, `3` for a black
-three); suits are accepted (`8H` or `8♥`) and ignored.
+Cards are named by rank (`A K Q J 10 … 4`, `2`, `Jk` for a joker (`JK` or `jk` work too),
+`3` for a black three); suits are accepted (`8H` or `8♥`) and ignored.
 """
 
 
@@ -50,6 +50,8 @@ class GameUI:
         draws: the human's actions after which the cards that joined the hand are announced
             (action -> sentence start).
         aliases: per phase, short answers (``y``, ``n``) -> action text.
+        legend: explained once at the start of a game (Railroad's canasta types), ``""``
+            for none.
     """
 
     name: str
@@ -65,6 +67,7 @@ class GameUI:
     score_note: str = ""
     draws: dict[str, str] = field(default_factory=lambda: {"draw": "You drew"})
     aliases: dict[str, dict[str, str]] = field(default_factory=dict)
+    legend: str = ""
 
     @property
     def help_text(self) -> str:
@@ -228,6 +231,7 @@ RAILROAD = RailroadUI(
     cards=_CANASTA_CARDS + "A meld closes as a canasta at seven cards; you see your kitty once "
     "you have a red, wild or sevens canasta (RR-10.2).\n\n" + CANASTA_TYPES_LEGEND + "\n",
     example_rule="RR-10.2",
+    legend=CANASTA_TYPES_LEGEND,
     hint="Type the number of an action or the action itself (e.g. 'draw', 'stage K K 2', "
          "'meld done', 'add 2 -> wild', 'discard 7', 'kitty'); 'help' for commands, 'quit' to "
          "leave.",
@@ -252,8 +256,8 @@ SHANGHAI = ShanghaiUI(
 | discard | `discard KH` |
 """,
     cards="Cards are typed rank then suit letter, S H D C for ♠ ♥ ♦ ♣ (`7H` is 7♥, `10S` is "
-    "10♠, `AD` is A♦); a joker is typed `JK` (shown Jk), and in a meld with the card it stands "
-    "for, `JK=7D`.  The table and the lists show suit symbols; typing them works too.  Melds are "
+    "10♠, `AD` is A♦); a joker is `Jk` (typed `Jk`, `JK` or `jk`), and in a meld with the card "
+    "it stands for, `JK=7D`.  The table and the lists show suit symbols; typing them works too.  Melds are "
     "numbered on the table.\n",
     example_rule="SH-10.3",
     hint="Type the number of an action or the action itself (e.g. 'take', 'draw', 'buy', "

@@ -62,19 +62,24 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     line.append_text(notation_text(str(h.action), style="bold green"))
     parts.append(line)
     if h.value is not None:
+        # over the hint's own deals the estimate has its uncertainty (± one standard error):
+        # it moves from one decision to the next by about that much
+        pm = f" ± {h.value_stderr:.0f}" if h.value_stderr is not None else ""
+        over = (f"averaged over {h.samples} sampled deals" if h.measured else
+                f"averaged over its {h.samples} playouts")
         if h.penalty:  # Shanghai Rummy: players, penalty points, lower is better
             pts = round(h.value)
+            # in words ("3 penalty points more"), its ± apart: "3 ± 2 … more" read oddly
+            apart = f" (± {h.value_stderr:.0f})" if h.value_stderr is not None else ""
             what = (f"{abs(pts)} penalty point{'s' if abs(pts) != 1 else ''} "
-                    f"{'fewer' if pts > 0 else 'more'} than {h.others()}" if pts else
-                    f"as many penalty points as {h.others()}")
-            parts.append(Text(f"  Estimate: {what} for the deal, averaged over its "
-                              f"{h.samples} playouts."))
+                    f"{'fewer' if pts > 0 else 'more'}{apart} than {h.others()}" if pts else
+                    f"as many penalty points{apart} as {h.others()}")
+            parts.append(Text(f"  Estimate: {what} for the deal, {over}."))
         else:
             whose = ("the side's hand score minus the other side's" if h.partnership else
                      f"the hand score minus {h.others()}")
             parts.append(Text(
-                f"  Estimate: {_points(h.value)} points for the hand ({whose}), averaged over "
-                f"its {h.samples} playouts."))
+                f"  Estimate: {_points(h.value)}{pm} points for the hand ({whose}), {over}."))
     if h.why:
         parts.append(Text("  Why: ").append_text(notation_text(h.why)))
     if h.plan is not None and h.next is not None and str(h.next) != str(h.action):

@@ -430,6 +430,9 @@ class Session:
         if changed:
             self.console.print("House rules: " + "; ".join(changed) + " (the rules as written "
                                "otherwise).", markup=False, highlight=False)
+        if self.ui.legend:
+            # explained once here; the table keeps a one-line reminder
+            self.console.print(self.ui.legend, style="dim", markup=False, highlight=False)
         self.console.print(self.ui.hint, markup=False)
 
     def house_rules(self) -> list[str]:

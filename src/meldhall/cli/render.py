@@ -79,7 +79,10 @@ _CANASTA_LABEL = re.compile(r"^(.*\bcanasta) (?:\S+)×(\d+): (.*)$")
 _CARDS_LABEL = re.compile(r"^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$")
 
 
-_WHOSE = re.compile(r"^seat (\d+) (hand|kitty)\b")
+_WHOSE = re.compile(r"^seat (\d+) (hand|untaken kitty|kitty)\b")
+#: A canasta bonus line names the canasta's rank: ``natural canasta bonus (9)`` (CC-12.2).
+_BONUS_LABEL = re.compile(r"^(.*\bcanasta bonus) \((\w+)\)$")
+_RANK_PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "wild": "wild cards"}
 
 
 def _whose(label: str, names: Sequence[str] | None) -> str:
@@ -96,11 +99,15 @@ def _whose(label: str, names: Sequence[str] | None) -> str:
 def score_label(label: str) -> str:
     """A score line's label as the table shows things (CC-12, RR-13): a canasta by its size in
     cards (``mixed canasta 4×8: 4 4 …`` read beside the table's ``4×5 2 Jk Jk``, which counts
-    naturals), the cards left in a hand in the hand's order (the engine lists them by card
-    number); other labels as they are."""
+    naturals), a canasta bonus by its rank in words (``natural canasta bonus (9s)``), the
+    cards left in a hand in the hand's order (the engine lists them by card number); other
+    labels as they are."""
     m = _CANASTA_LABEL.match(label)
     if m:
         return f"{m.group(1)} of {m.group(2)} cards: {m.group(3)}"
+    m = _BONUS_LABEL.match(label)
+    if m:  # the rank alone read as a count: "(9s)", "(kings)"
+        return f"{m.group(1)} ({_RANK_PLURALS.get(m.group(2), m.group(2) + 's')})"
     m = _CARDS_LABEL.match(label)
     if m:
         from meldhall.cards import parse_cards
@@ -460,6 +467,41 @@ class HandLine:
         whole = self.label.cell_len + self.cards.cell_len
         widest = max((g.cell_len for g in self._groups()), default=0) + 2
         return Measurement(min(widest, whole), whole)
+
+
+class PiecesLine:
+    """Pieces of text side by side (``8 8 8  K×5 2  4 4 Jk``: a seat's melds) that wrap only
+    between pieces, never inside one: a meld split over two lines read as two melds.  A
+    piece wider than the width wraps on its own line.  A rich renderable: its layout depends
+    on the width it is given."""
+
+    def __init__(self, pieces: Sequence[Text], sep: str = "  ", empty: Text | None = None):
+        self.pieces = list(pieces)
+        self.sep = sep
+        self.empty = empty if empty is not None else Text()
+
+    def __rich_console__(self, console, options):
+        if not self.pieces:
+            yield self.empty
+            return
+        width = options.max_width
+        line = Text()
+        for p in self.pieces:
+            if line.cell_len and line.cell_len + len(self.sep) + p.cell_len > width:
+                yield line
+                line = Text()
+            if line.cell_len:
+                line.append(self.sep)
+            line.append_text(p)
+        yield line
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        if not self.pieces:
+            return Measurement(self.empty.cell_len, self.empty.cell_len)
+        whole = sum(p.cell_len for p in self.pieces) + len(self.sep) * (len(self.pieces) - 1)
+        return Measurement(min(max(p.cell_len for p in self.pieces), whole), whole)
 
 
 def hand_label(seat: int, me: int, count: int, names: Sequence[str] | None,

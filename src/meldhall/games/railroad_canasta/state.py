@@ -336,9 +336,7 @@ class RailroadCanastaState(CanastaState):
             last = next(k for k in range(14) if counts_after[k])
             if not self._last_discard_ok(seat, last, types, locked, kitty_allowed=True,
                                          extra=len(closing)):
-                return "RR-5.7", ("that would leave you one card, which you could discard only "
-                                  "to go out (you need the canasta types of RR-11.1, and not a "
-                                  "seven) or into your kitty (RR-10.2)")
+                return "RR-5.7", self._one_card_left(seat, last, types, len(closing))
         if counts_before is not None and locked:
             before_ok = any(counts_before[k] for k in range(14) if k != SEVEN) or not \
                 self.sevens_locked(seat)
@@ -347,6 +345,30 @@ class RailroadCanastaState(CanastaState):
                 return "RR-5.8", ("that would leave you only sevens, which you may not discard "
                                   "while the sevens lock holds: keep a card you can discard")
         return None
+
+    def _one_card_left(self, seat: int, last: int, types: set[str], extra: int) -> str:
+        """Why one card left (of kind ``last``) could not be discarded (RR-5.7): the going
+        out this table needs (RR-11.1, its ``go_out_requirement``; never on a seven, RR-9.7)
+        and the kitty (RR-10.2), as they stand for ``seat`` with the canasta ``types``."""
+        req = self.options.go_out_requirement
+        needs = {"all_four": "one canasta of each type", "red_and_black":
+                 "a red and a black canasta", "any_two": "any two canastas",
+                 "any_one": "any one canasta"}.get(req, req)
+        if last == SEVEN:
+            out = "a seven may not be the last discard (RR-9.7)"
+        elif not self.meets_go_out(types, len(self.closed[seat]) + extra):
+            have = ", ".join(t for t in CANASTA_TYPES if t in types) or "none"
+            out = f"going out needs {needs} (RR-11.1; your canasta types: {have})"
+        else:
+            out = "you must take your kitty before going out (RR-11.1)"
+        if (self.kitty_taken >> seat) & 1:
+            kitty = "and your kitty is taken"
+        elif not self.kitty_eligible(seat, types):
+            kitty = "nor into your kitty, which needs a red, wild or sevens canasta (RR-10.2)"
+        else:
+            kitty = "nor into your kitty (RR-10.2)"
+        return (f"that would leave you one card, {format_kind(last)}, which you could not "
+                f"discard: {out}, {kitty}")
 
     def _last_discard_ok(self, seat: int, kind: int, types: set[str], locked: bool, *,
                          kitty_allowed: bool, extra: int = 0) -> bool:

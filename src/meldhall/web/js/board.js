@@ -213,8 +213,14 @@ function canastaTypesRow(done) {
   return row;
 }
 
-/** The legend of the Railroad canasta types (RR-6.9; going out needs one of each, RR-11.1). */
-export function canastaLegend() {
+/** What going out needs, by the house rule go_out_requirement (RR-11.1). */
+const GOING_OUT_NEEDS = { all_four: "one canasta of each type", red_and_black: "a red and a black canasta",
+  any_two: "any two canastas", any_one: "any one canasta" };
+
+/** The legend of the Railroad canasta types (RR-6.9; what going out needs by the table's
+ *  house rule, RR-11.1). */
+export function canastaLegend(options = null) {
+  const needs = GOING_OUT_NEEDS[(options && options.go_out_requirement) || "all_four"] || GOING_OUT_NEEDS.all_four;
   const list = h("dl.canasta-legend-list");
   for (const [k, text] of CANASTA_TYPES) {
     list.append(h("dt", k), h("dd", text.slice(k.length + 2)));
@@ -222,7 +228,7 @@ export function canastaLegend() {
   return h("details.canasta-legend", { id: "canasta-legend" },
     h("summary", "Canasta types (red, black, wild, sevens): what they mean"),
     list,
-    h("p.dim", "✓ completed, · not yet. To go out a player needs one canasta of each type (",
+    h("p.dim", `✓ completed, · not yet. To go out a player needs ${needs} (`,
       ruleLink("RR-11.1"), ")."));
 }
 
@@ -541,10 +547,15 @@ const MAX_LINES_SHOWN = 8;
  *  by its size in cards ("mixed canasta 4×8: …" read beside the table's "4×5", which counts
  *  naturals), the cards left in a hand in the hand's order (the engine lists them by card
  *  number). */
+const RANK_PLURALS = { A: "aces", K: "kings", Q: "queens", J: "jacks", wild: "wild cards" };
+
 export function scoreLabel(label) {
   const text = String(label);
   const can = text.match(/^(.*\bcanasta) \S+×(\d+): (.*)$/);
   if (can) return `${can[1]} of ${can[2]} cards: ${can[3]}`;
+  // "natural canasta bonus (9)": the rank alone read as a count; "(9s)", "(kings)"
+  const bonus = text.match(/^(.*\bcanasta bonus) \((\w+)\)$/);
+  if (bonus) return `${bonus[1]} (${RANK_PLURALS[bonus[2]] || bonus[2] + "s"})`;
   const held = text.match(/^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$/);
   if (held) {
     const tokens = held[2].split(" ");
@@ -600,19 +611,20 @@ export function seatsNamed(text, names, mySeat = null) {
   const own = String(text).replace(/\b([Ss])eat (\d+) (is|has|was|does|may|must|can|cannot|took|takes)\b/g,
     (m, s0, n, verb) => (names && Number(n) === mySeat && youLabel === "(you)"
       ? `${you(s0)} ${YOU_FORMS[verb] || verb}` : m));
-  return own.replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b)?/g, (m, s0, first, more, poss, at, whole) => {
+  return own.replace(/\b([Ss])eat (\d+)((?: or \d+)*)('s\b| hand\b| untaken kitty\b| kitty\b)?/g, (m, s0, first, more, poss, at, whole) => {
     const seats = [Number(first), ...(more.match(/\d+/g) || []).map(Number)];
     if (!names || seats.some((x) => !names[x])) return m;
     let out;
     if (poss && seats.length === 1) {
       const x = seats[0];
       // "your turn", but "not yours (…)": the possessive stands alone unless a word follows
-      const beforeWord = poss === " hand" || /^ [^\W\d]/u.test(whole.slice(at + m.length));
+      const beforeWord = poss !== "'s" || /^ [^\W\d]/u.test(whole.slice(at + m.length));
       const whose = x === mySeat && youLabel === "(you)" ? (beforeWord ? "your" : "yours") : `${names[x]}'s`;
-      out = poss === "'s" ? whose : `${whose} hand`;
+      // "seat 0 hand" / "seat 0 untaken kitty" (score lines): "your hand", "Ann's untaken kitty"
+      out = poss === "'s" ? whose : `${whose}${poss}`;
     } else {
       out = seats.map((x) => (x === mySeat ? `${names[x]} ${youLabel}` : names[x])).join(" or ")
-        + (poss ? (poss === "'s" ? "'s" : " hand") : "");
+        + (poss ? (poss === "'s" ? "'s" : `'s${poss}`) : "");
     }
     // a sentence's first word keeps its capital ("Seat 1 hand" -> "Your hand")
     return s0 === "S" ? out.charAt(0).toUpperCase() + out.slice(1) : out;

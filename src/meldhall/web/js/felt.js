@@ -145,5 +145,5 @@ export function renderFelt(felt, obs, seats, names, mySeat, toAct, options = nul
   felt.querySelector("#melds").replaceChildren(...zoneEls);
   const center = felt.querySelector("#center");
   place(center, "center");
-  center.replaceChildren(centerPanel(obs, options, mySeat), obs.canasta_types ? canastaLegend() : "");
+  center.replaceChildren(centerPanel(obs, options, mySeat), obs.canasta_types ? canastaLegend(options) : "");
 }

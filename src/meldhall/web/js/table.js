@@ -760,12 +760,18 @@ function hintPanel(legal) {
   // Shanghai Rummy scores penalty points (lower is better) for players, not sides; with one
   // opponent there is no mean to speak of
   const against = d.players === 2 ? "your opponent" : "the other players' mean";
+  // over the hint's own deals the estimate has its uncertainty (± one standard error)
+  const pm = d.value_stderr !== null && d.value_stderr !== undefined ? ` \u00b1 ${Math.round(d.value_stderr)}` : "";
+  const valuePm = value !== null ? value.replace(" points", `${pm} points`) : null;
+  const over = d.measured_deals ? plural(d.samples, "sampled deal") : plural(d.samples, "playout");
+  // in words ("3 penalty points more"), its ± apart: "3 ± 2 … more" read oddly
+  const penaltyPm = (v) => penaltyWords(v) + (pm ? ` (${pm.trim()})` : "");
   const detail = value !== null
     ? (d.penalty_points
-      ? ` estimated ${penaltyWords(d.value)} than ${against} this deal (${d.samples} playouts)`
+      ? ` estimated ${penaltyPm(d.value)} than ${against} this deal (${over})`
       : d.partnership
-        ? ` estimated ${value} for your side against the other side this hand (${d.samples} playouts)`
-        : ` estimated ${value} for you against ${against} this hand (${d.samples} playouts)`)
+        ? ` estimated ${valuePm} for your side against the other side this hand (${over})`
+        : ` estimated ${valuePm} for you against ${against} this hand (${over})`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
   if (hintShowsPlan(d, legal)) {
     // the whole melding, then the step to play now (with melds staged that are not part of
