@@ -449,3 +449,41 @@ def test_shanghai_table_shows_staged_melds_apart_from_the_hand():
     hand_line = next(ln for ln in after.splitlines() if "Your hand (" in ln)
     shown = re.findall(r"(?:10|[2-9AKQJ])[♠♥♦♣]|Jk", hand_line.split(":", 1)[1])
     assert len(shown) == int(m.group(1))
+
+
+def test_shanghai_upcard_after_a_buy_names_no_discarder():
+    """After a buy (SH-10.3) the upcard is the card under the one bought, discarded earlier by
+    someone else: the table said "8♠ (discarded by seat 2)" of the deal's first upcard and
+    credited a player's own discard to another."""
+    import random
+
+    from rich.console import Console
+
+    from meldhall import new_game
+    from meldhall.cli.shanghai_table import shanghai_table
+
+    s = new_game("shanghai-rummy", players=4, seed=5)
+    bot, rng = make_bot("heuristic", "shanghai-rummy"), random.Random(0)
+    seen = {"bought": False, "discarded": False}
+    for _ in range(3000):
+        if not s.to_act:
+            break
+        seat = s.to_act[0]
+        a = bot.choose(s.observation(seat), s.legal_actions(seat), rng)
+        s = s.apply(a, seat)
+        head = str(a).split(" ", 1)[0]
+        if head not in ("buy", "discard") or s.phase == "buy" or not s.to_act:
+            continue
+        c = Console(width=120, record=True)
+        c.print(shanghai_table(s.observation(0), None))
+        named = "(discarded by" in c.export_text()
+        if head == "buy":
+            assert not named, c.export_text()
+            # the case that read wrong: the card under the one bought has a discarder
+            seen["bought"] = seen["bought"] or s.upcard_from >= 0
+        else:
+            assert named, c.export_text()
+            seen["discarded"] = True
+        if all(seen.values()):
+            return
+    raise AssertionError(f"no buy and discard followed by a draw phase: {seen}")

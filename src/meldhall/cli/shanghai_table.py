@@ -203,6 +203,19 @@ def staged_row(obs: Any, staged: Sequence[str]) -> tuple[str, Text]:
     return ("Staged (only you see them)", t)
 
 
+def _top_is_last_discard(log: Sequence[Any]) -> bool:
+    """Whether the upcard is the last card discarded: a buy since takes that card away
+    (SH-10.3), and the card under it, now the upcard, was discarded by someone else earlier
+    (a tester read "8♠ (discarded by seat 2)" of the deal's first upcard)."""
+    for _seat, action, _note in reversed(log):
+        head = str(action).split(" ", 1)[0]
+        if head == "discard":
+            return True
+        if head in ("buy", "take", "deal"):
+            return False
+    return False
+
+
 def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text:
     t = Text("Upcard: ", style="bold")
     up = obs.upcard()
@@ -215,7 +228,7 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
             t.append(f"  on offer: {seat_label(j['turn'], names)} declined it; buy order: "
                      + ", ".join(seat_label(s, names) for s in j["buy_offer_order"]),
                      style="yellow")
-        elif frm is not None and frm >= 0:
+        elif frm is not None and frm >= 0 and _top_is_last_discard(obs.log):
             t.append(f" (discarded by {seat_label(frm, names)})", style="dim")
     t.append("   Pile: ", style="bold")
     t.append(str(len(j["pile"])))
