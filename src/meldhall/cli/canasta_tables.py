@@ -28,6 +28,7 @@ from meldhall.cli.render import (
     table_panel,
     to_act_text,
 )
+from meldhall.games.railroad_canasta.options import GOING_OUT_NEEDS
 
 #: Railroad canasta types (RR-6.9) in display order, with their colours.
 CANASTA_TYPE_STYLES = {"red": "bold red", "black": "bold", "wild": "bold magenta",
@@ -42,11 +43,6 @@ CANASTA_TYPE_TEXT = {
 #: The Railroad canasta types in words (the help, and once at the start of a game).
 CANASTA_TYPES_LEGEND = ("Canasta types (RR-6.9): " + "; ".join(
     f"{k}: {v}" for k, v in CANASTA_TYPE_TEXT.items()) + ".")
-#: What going out needs, by the house rule ``go_out_requirement`` (RR-11.1).
-GOING_OUT_NEEDS = {"all_four": "one canasta of each type", "red_and_black":
-                   "a red and a black canasta", "any_two": "any two canastas",
-                   "any_one": "any one canasta"}
-
 
 def canasta_types_line(requirement: str) -> str:
     """The one line under the Railroad table: the marks, what going out needs under this

@@ -192,6 +192,12 @@ PRESETS: dict[str, dict[str, Any]] = {
 #: descriptions of the docstring above (``descriptions`` in ``GET /api/games``).
 DESCRIPTIONS: dict[str, str] = attribute_descriptions(RailroadCanastaOptions)
 
+#: What going out needs under each ``go_out_requirement`` (RR-11.1), as a sentence's object:
+#: "going out needs any two canastas".
+GOING_OUT_NEEDS: dict[str, str] = {"all_four": "one canasta of each type",
+                                   "red_and_black": "a red and a black canasta",
+                                   "any_two": "any two canastas", "any_one": "any one canasta"}
+
 #: The values of :data:`CHOICES` in words, for the web lobby (``choice_labels``).
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
     "go_out_requirement": {"all_four": "one canasta of each of the four types",

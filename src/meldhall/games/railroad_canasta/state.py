@@ -38,7 +38,11 @@ from meldhall.games.canasta.engine import (
     interned_stage, plural, set_item, used_counts, wild_splits,
 )
 from meldhall.games.canasta.values import CLASSIC_VALUES
-from meldhall.games.railroad_canasta.options import CANASTA_TYPES, RailroadCanastaOptions
+from meldhall.games.railroad_canasta.options import (
+    CANASTA_TYPES,
+    GOING_OUT_NEEDS,
+    RailroadCanastaOptions,
+)
 
 if TYPE_CHECKING:
     # for annotations only: the observation module imports this one, never the reverse
@@ -351,9 +355,7 @@ class RailroadCanastaState(CanastaState):
         out this table needs (RR-11.1, its ``go_out_requirement``; never on a seven, RR-9.7)
         and the kitty (RR-10.2), as they stand for ``seat`` with the canasta ``types``."""
         req = self.options.go_out_requirement
-        needs = {"all_four": "one canasta of each type", "red_and_black":
-                 "a red and a black canasta", "any_two": "any two canastas",
-                 "any_one": "any one canasta"}.get(req, req)
+        needs = GOING_OUT_NEEDS.get(req, req)
         if last == SEVEN:
             out = "a seven may not be the last discard (RR-9.7)"
         elif not self.meets_go_out(types, len(self.closed[seat]) + extra):
