@@ -1388,21 +1388,21 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
-                     "your turn", "your hand", "does not buy", "",
+                     "your turn", "your hand", "did not buy", "",
                      "mixed canasta of 8 cards: 4 4 4 4 4 2 JK JK",
                      "seat 0 hand KC QC 8S 3S JK",
                      # the page's own seat as a subject: "you are", not "Bob (you) is"
                      "you are being offered the upcard",
                      "the upcard is offered to Ann; you may not act now",
                      # Railroad's bare "pass" says what it was (RR-12.2 or the kitty)
-                     "1.Ann: pass \u2014 leaves the kitty untaken2.Bob (you): draw",
-                     "1.Ann: pass \u2014 does not take the pile: the hand ends (RR-12.2)",
+                     "1.Ann: pass \u2014 left the kitty untaken2.Bob (you): draw",
+                     "1.Ann: pass \u2014 did not take the pile: the hand ended (RR-12.2)",
                      # a bare verb reads as its note, not "take — the pile (2 cards)"
-                     "1.Ann: takes the pile (2 cards)",
+                     "1.Ann: took the pile (2 cards)",
                      # with its cards, the note whole: the same verb as the bare take
-                     "1.Ann: take 8 2 \u2014 takes the pile (3 cards)",
+                     "1.Ann: take 8 2 \u2014 took the pile (3 cards)",
                      # a Shanghai deal's totals say whose they are (a tester read bare numbers)
-                     "1.Table: deal 1 ends: Bob (you) goes out; totals: Ann 30, Bob (you) 0, Cleo 5"], named
+                     "1.Table: deal 1 ended: Bob (you) went out; totals: Ann 30, Bob (you) 0, Cleo 5"], named
     page.close()
 
 

@@ -422,7 +422,7 @@ export function notationNodes(text) {
 export function logNote(action, note, game = null) {
   // Shanghai Rummy's bare "pass" is only ever an answer to a buy offer (SH-10.3): say so, as
   // the terminal does
-  if (!note && game === "shanghai-rummy" && String(action || "").trim() === "pass") return "does not buy";
+  if (!note && game === "shanghai-rummy" && String(action || "").trim() === "pass") return "did not buy";
   // Railroad's "kitty — places 3♦" did not say the kitty was taken
   if (note && String(action || "").trim() === "kitty" && !String(note).startsWith("takes the kitty")) {
     return `takes the kitty; ${note}`;
@@ -437,6 +437,28 @@ export function namedTotals(note) {
     (m, list) => "; totals: " + list.split(", ").map((v, i) => `seat ${i} ${v}`).join(", "));
 }
 
+// A log note's third-person verb in the past tense, as the terminal writes it: the log says
+// what was done ("Robo: draw — places 3♥" beside "Tess (you): draw" read as a mix of tenses)
+const PAST = { draws: "drew", takes: "took", places: "placed", buys: "bought", declines: "declined",
+  passes: "passed", melds: "melded", discards: "discarded", goes: "went", lays: "laid",
+  swaps: "swapped", asks: "asked", answers: "answered", gets: "got", receives: "received",
+  does: "did", leaves: "left" };
+const PAST_VERBS = Object.keys(PAST).join("|");
+const SEAT_VERB = new RegExp(`\\b([Ss]eat \\d+) (${PAST_VERBS})\\b`, "g");
+const AFTER_SEMI = new RegExp(`; (${PAST_VERBS})\\b`, "g");
+
+/** "takes the pile (3 cards); places 3♦" -> "took the pile (3 cards); placed 3♦"; "deal 1
+ *  ends: seat 2 goes out" -> "deal 1 ended: seat 2 went out". */
+export function pastTense(note) {
+  let out = String(note || "").replace(/^((?:deal|hand) \d+) ends\b/, "$1 ended")
+    .replace(SEAT_VERB, (m, seat, verb) => `${seat} ${PAST[verb]}`)
+    .replace(AFTER_SEMI, (m, verb) => `; ${PAST[verb]}`);
+  const sp = out.indexOf(" ");
+  const head = sp < 0 ? out : out.slice(0, sp);
+  if (Object.prototype.hasOwnProperty.call(PAST, head)) out = PAST[head] + (sp < 0 ? "" : out.slice(sp));
+  return out;
+}
+
 /** The public log, newest last. */
 // Railroad Canasta's bare "pass": declining the kitty, or — with the stock out — the pile,
 // which ends the hand (RR-12.2; the terminal says the same, from the phase it was played in).
@@ -444,7 +466,7 @@ export function namedTotals(note) {
 function railroadPass(next, phase) {
   const ended = next ? next.seat < 0 || /^deal\b/.test(String(next.action || ""))
     : ["hand_end", "game_over"].includes(phase);
-  return ended ? "does not take the pile: the hand ends (RR-12.2)" : "leaves the kitty untaken";
+  return ended ? "did not take the pile: the hand ended (RR-12.2)" : "left the kitty untaken";
 }
 
 export function logPanel(log, names, mySeat, last = 60, total = null, game = null, phase = null) {
@@ -462,7 +484,7 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
     if (bare) {
       // a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
       // alone ("takes the pile (2 cards)"), not "take — the pile (2 cards)"
-      text.append(h("span.note", notationNodes(seatsNamed(e.note, names, mySeat))));
+      text.append(h("span.note", notationNodes(seatsNamed(pastTense(e.note), names, mySeat))));
       list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
       return;
     }
@@ -470,7 +492,7 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
     const note = !e.note && game === "railroad-canasta" && String(e.action || "").trim() === "pass"
       ? railroadPass((log || [])[(log || []).length - entries.length + i + 1], phase)
       : logNote(e.action, e.note, game);
-    if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(note, names, mySeat))));
+    if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(pastTense(note), names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });
   return list;

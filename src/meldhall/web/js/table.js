@@ -613,7 +613,11 @@ function stagingArea(legal) {
     const left = obs.stages_left === undefined ? Infinity : obs.stages_left;
     if (again.length > left) return null;
     const moves = upcard && i === 0 ? ["withdraw all"] : [...Array(n - i).fill("withdraw"), ...again];
-    return sequenceButton(moves, "undo", ".undo", { title: `${what} (${prettyNotation(moves.join("; "))})`, "aria-label": what });
+    // the moves it plays are said in words, not as a list of actions
+    const later = n - i - 1;
+    const how = upcard && i === 0 ? " (the upcard's meld comes first: every staged meld is withdrawn)"
+      : ` (the ${later === 1 ? "meld" : `${later} melds`} staged after it ${later === 1 ? "is" : "are"} withdrawn and staged again)`;
+    return sequenceButton(moves, "undo", ".undo", { title: what + how, "aria-label": what });
   };
   const commit = [];
   const notes = [];
