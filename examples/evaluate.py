@@ -24,12 +24,17 @@ from meldhall.sim.tournament import run_tournament
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model")
-    ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--opponents", default="random,heuristic")
+    ap = argparse.ArgumentParser(
+        description="Measure a trained MaskablePPO policy as a meldhall bot in paired-deal "
+        "tournaments of 2-player Classic Canasta (one hand per deal, every deal played from "
+        "both seats): hands won and the mean score difference per hand with its 95% interval.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("model", help="the policy's .zip (e.g. runs/ppo-classic-2p/final.zip)")
+    ap.add_argument("--deals", type=int, default=200, help="paired deals per opponent")
+    ap.add_argument("--seed", type=int, default=7, help="the tournament's seed")
+    ap.add_argument("--workers", type=int, default=2, help="worker processes")
+    ap.add_argument("--opponents", default="random,heuristic",
+                    help="comma-separated meldhall bot names to play against")
     ap.add_argument("--json", action="store_true", help="one JSON line per opponent")
     args = ap.parse_args()
     policy = f"meldhall.rl.policy_bot:maskable_ppo:{args.model}"

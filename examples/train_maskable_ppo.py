@@ -65,13 +65,20 @@ class Progress(BaseCallback):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="runs/ppo-classic-2p")
-    ap.add_argument("--random-steps", type=int, default=80_000)
-    ap.add_argument("--heuristic-steps", type=int, default=40_000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--envs", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=1)
+    ap = argparse.ArgumentParser(
+        description="Train a 2-player Classic Canasta seat with sb3-contrib's MaskablePPO: "
+        "first against the random bot, then against the heuristic bot (one hand per episode, "
+        "reward the hand's score difference in thousands of points).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--out", default="runs/ppo-classic-2p",
+                    help="folder for after-random.zip and final.zip")
+    ap.add_argument("--random-steps", type=int, default=80_000,
+                    help="learner steps against the random bot (about 466 s on 2 cores)")
+    ap.add_argument("--heuristic-steps", type=int, default=40_000,
+                    help="learner steps against the heuristic bot afterwards")
+    ap.add_argument("--seed", type=int, default=0, help="seeds the policy and the environments")
+    ap.add_argument("--envs", type=int, default=4, help="environments stepped together")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
     args = ap.parse_args()
     # small batches: one thread is faster than several on a shared machine; the masked
     # distribution's argument checks cost more than the network itself
