@@ -59,9 +59,10 @@ class Progress(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         m = self.model
-        print(f"  {self.label}: {m.num_timesteps} steps, {time.perf_counter() - self.start:.0f} s,"
-              f" mean reward of the last {len(m.ep_info_buffer)} hands {mean_recent(m):+.3f}",
-              flush=True)
+        since = time.perf_counter() - self.start
+        print(f"  {self.label}: {m.num_timesteps} steps in all, {since:.0f} s since the start,"
+              f" mean reward of the last {len(m.ep_info_buffer)} hands "
+              f"{mean_recent(m):+.3f}", flush=True)
 
 
 def main() -> None:
@@ -73,9 +74,10 @@ def main() -> None:
     ap.add_argument("--out", default="runs/ppo-classic-2p",
                     help="folder for after-random.zip and final.zip")
     ap.add_argument("--random-steps", type=int, default=80_000,
-                    help="learner steps against the random bot (about 466 s on 2 cores)")
+                    help="learner steps against the random bot (about 466 s on 2 cores); "
+                    "each phase runs whole rollouts of ENVS × 1024 steps, so it is rounded up")
     ap.add_argument("--heuristic-steps", type=int, default=40_000,
-                    help="learner steps against the heuristic bot afterwards")
+                    help="learner steps against the heuristic bot afterwards (rounded up too)")
     ap.add_argument("--seed", type=int, default=0, help="seeds the policy and the environments")
     ap.add_argument("--envs", type=int, default=4, help="environments stepped together")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
@@ -94,15 +96,17 @@ def main() -> None:
     t0 = time.perf_counter()
     model.learn(total_timesteps=args.random_steps, callback=Progress("vs random", t0))
     model.save(out / "after-random.zip")
-    print(f"vs random: {model.num_timesteps} steps in {time.perf_counter() - t0:.0f} s, "
+    print(f"vs random: {model.num_timesteps} steps in {time.perf_counter() - t0:.0f} s "
+          "(the last rollout's update included), "
           f"mean reward of the last {len(model.ep_info_buffer)} hands "
           f"{mean_recent(model):+.3f} (thousands of points)", flush=True)
     model.set_env(vec("heuristic", args.envs, args.seed + 100))
     t1 = time.perf_counter()
+    before = model.num_timesteps
     model.learn(total_timesteps=args.heuristic_steps, reset_num_timesteps=False,
                 callback=Progress("vs heuristic", t0))
     model.save(out / "final.zip")
-    print(f"vs heuristic: {args.heuristic_steps} more steps in "
+    print(f"vs heuristic: {model.num_timesteps - before} more steps in "
           f"{time.perf_counter() - t1:.0f} s, mean reward of the last "
           f"{len(model.ep_info_buffer)} hands {mean_recent(model):+.3f}", flush=True)
     print(f"total {time.perf_counter() - t0:.0f} s; saved {out / 'after-random.zip'} and "

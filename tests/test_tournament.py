@@ -379,3 +379,27 @@ def test_first_deal_extends_a_tournament_with_the_next_deals():
     assert [g.hands for d in tail.deal_results for g in d.games] == \
         [g.hands for d in whole.deal_results[2:] for g in d.games]
     assert tail.to_json()["first_deal"] == 2
+
+
+def test_table_keeps_its_figures_beside_a_long_bot_name(capsys, monkeypatch):
+    """A plug-in bot named by its module path ("meldhall.rl.policy_bot:maskable_ppo:runs/…")
+    took the table's whole width at 80 columns and every figure read "…": the name folds."""
+    from meldhall.cli.tournament import _print_result
+
+    r = runner.invoke(app, ["tournament", "classic-canasta", "--players", "2", "--bots",
+                            "heuristic,random", "--deals", "2", "--seed", "2", "--workers",
+                            "1", "--hands", "1", "--json", "--quiet"])
+    data = json.loads(r.stdout)
+    long = "meldhall.rl.policy_bot:maskable_ppo:runs/ppo-classic-2p/final.zip"
+    data["results"][0]["label"] = long
+    data["timing"] = {long: v for v in data["timing"].values()}
+    monkeypatch.setenv("COLUMNS", "80")
+    _print_result(data)
+    text = capsys.readouterr().out
+    from meldhall.cli.tournament import _points
+
+    res = data["results"][0]
+    lo, hi = res["ci95"]
+    assert _points(res["mean_score_diff"]) in text, text
+    assert f"{_points(lo)}…{_points(hi)}" in text, text  # the interval whole, not cut
+    assert "final.zip" in text  # and the name folded, not cut

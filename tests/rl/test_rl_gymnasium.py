@@ -81,3 +81,11 @@ def test_bad_options_are_refused() -> None:
         MeldhallSingleSeatEnv("classic-canasta", opponents="nobody")
     with pytest.raises(OptionsError):
         MeldhallSingleSeatEnv("classic-canasta", illegal_action="ignore")
+
+
+def test_human_render_mode_shows_the_table_after_reset_too(capsys):
+    """Gymnasium's convention: with render_mode="human" the environment draws itself after
+    reset() as after every step (a tester saw nothing until the first step)."""
+    env = gymnasium.make("meldhall/ClassicCanasta-v0", players=2, render_mode="human")
+    env.reset(seed=1)
+    assert "hand" in capsys.readouterr().out.lower()

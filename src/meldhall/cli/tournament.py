@@ -180,7 +180,8 @@ def _print_result(d: dict) -> None:
               title=f"{d['game']}: {d['deals']} deals × {rotations} rotations × "
                     f"{d['hands_per_deal']} hand{'s' if d['hands_per_deal'] != 1 else ''}, "
                     f"{d['players']} players")
-    t.add_column("Bot", no_wrap=True)
+    # a long bot name (a plug-in's module path) folds, so that the figures never shrink to "…"
+    t.add_column("Bot", overflow="fold")
     t.add_column("Hands", justify="right", no_wrap=True)
     t.add_column("Won", justify="right", no_wrap=True)
     t.add_column("Games", justify="right", no_wrap=True)
@@ -204,10 +205,10 @@ def _print_result(d: dict) -> None:
                  f"CI over deals. Elo: {d['elo_anchor']['bot']} = 1500.")
     console.print(t)
     tt = Table(box=box.SIMPLE_HEAD, title="Time per decision", title_justify="left")
-    tt.add_column("Bot")
-    tt.add_column("Decisions", justify="right")
-    tt.add_column("Median", justify="right")
-    tt.add_column("95th pct", justify="right")
+    tt.add_column("Bot", overflow="fold")
+    tt.add_column("Decisions", justify="right", no_wrap=True)
+    tt.add_column("Median", justify="right", no_wrap=True)
+    tt.add_column("95th pct", justify="right", no_wrap=True)
     for label, v in d["timing"].items():
         tt.add_row(escape(label), str(v["decisions"]), _seconds(v["median_s"]),
                    _seconds(v["p95_s"]))

@@ -119,6 +119,8 @@ class MeldhallSingleSeatEnv(gymnasium.Env):
         if self.table.done:  # the bots ended the episode before the learner's first turn
             self.table.new(int(self.np_random.integers(0, 2**62)))
             self._play_bots([0.0] * self.table.players)
+        if self.render_mode == "human":  # as after every step (Gymnasium's convention)
+            self.render()
         return self._obs(), self._info(False)
 
     def _play_bots(self, rewards: list[float]) -> None:
