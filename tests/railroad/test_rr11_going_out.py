@@ -112,3 +112,23 @@ def test_last_card_without_the_types_or_a_kitty_is_kept():
     assert legal_texts(s) == {"discard 5", "discard 9"}
     s = play(s, "discard 5")
     assert s.outcome is None
+
+
+def test_heuristic_sheds_its_hand_once_a_looser_house_rule_lets_it_go_out():
+    """Under go_out_requirement=any_two a tester watched the heuristic keep 19 cards to the end
+    of the stock with 11 canastas: once the requirement is met (RR-11.1) it melds with its
+    wild cards too (9 9 2), where under the rule as written it keeps them for the wild
+    canasta."""
+    import random
+
+    from meldhall.bots import make_bot
+
+    bot = make_bot("heuristic", "railroad-canasta")
+    closed = {0: ["K K K K K K 2", "Q Q Q Q Q Q 2"]}
+    loose = build(hands={0: "9 9 2 5 6", 1: "4 4 8"}, closed=closed,
+                  options={"go_out_requirement": "any_two"})
+    move = bot.choose(loose.observation(0), loose.legal_actions(0), random.Random(0))
+    assert "9 9 2" in str(move), move
+    strict = build(hands={0: "9 9 2 5 6", 1: "4 4 8"}, closed=closed)
+    move = bot.choose(strict.observation(0), strict.legal_actions(0), random.Random(0))
+    assert "9 9 2" not in str(move), move

@@ -14,7 +14,9 @@ each type (RR-11.1), so the player:
   wild card, not a rank the next player has an unfinished meld of (they could take the pile by
   adding the upcard, RR-8.5);
 * **goes out** when it has all four types and its kitty is taken (or the kitty would cost less
-  than playing on gains), choosing "go out" over the kitty only then (RR-11.7).
+  than playing on gains), choosing "go out" over the kitty only then (RR-11.7);
+* **sheds its hand** under a looser going-out house rule (``go_out_requirement`` other than
+  ``all_four``): once the requirement is met it melds with wild cards too, to go out.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from meldhall.games.canasta.actions import (
 )
 from meldhall.games.canasta.engine import used_counts
 from meldhall.games.canasta.values import CLASSIC_VALUES as V
+from meldhall.games.railroad_canasta.state import meets_go_out
 
 __all__ = ["RailroadHeuristicBot"]
 
@@ -47,6 +50,10 @@ class RailroadHeuristicBot(PlannedBot):
     """Heuristic Railroad Canasta bot (see the module docstring)."""
 
     name = "heuristic"
+    #: Under a looser ``go_out_requirement`` (RR-11.1), once it is met: meld with wild cards
+    #: too, to shed the hand and go out (``benchmarks/railroad_house_rules.py`` measures it
+    #: against the play without it).
+    shed_when_out_allowed = True
 
     def plan(self, observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         """Choose among ``legal_actions`` — with staged meldings written as one action
@@ -67,7 +74,13 @@ class RailroadHeuristicBot(PlannedBot):
         if phase == "draw":
             return self._draw(obs, counts, legal_actions)
         if phase == "meld":
-            return self._meld(obs, counts, types, legal_actions)
+            req = obs.options.go_out_requirement
+            # under a looser house rule the requirement is met early: from then on the wild
+            # cards meld too, to shed the hand and go out (RR-11.1); under the rule as written
+            # (all four types) the plan for the wild canasta holds
+            shed = (self.shed_when_out_allowed and req != "all_four"
+                    and meets_go_out(req, types, len(p["closed"][seat])))
+            return self._meld(obs, counts, types, legal_actions, shed)
         return legal_actions[0]
 
     @staticmethod
@@ -98,7 +111,7 @@ class RailroadHeuristicBot(PlannedBot):
         return best if best is not None else self._pick(legal, Pass)
 
     # ------------------------------------------------------------------ meld
-    def _meld(self, obs, counts, types, legal) -> Action:
+    def _meld(self, obs, counts, types, legal, shed: bool = False) -> Action:
         p = obs.public
         seat = obs.seat
         open_melds = {m.rank: m for m in p["melds"][seat] if m is not None}
@@ -107,9 +120,9 @@ class RailroadHeuristicBot(PlannedBot):
         for a in legal:
             t = type(a)
             if t is Meld:
-                key = self._meld_key(a, counts, need_black)
+                key = self._meld_key(a, counts, need_black, shed)
             elif t is Add:
-                key = self._add_key(a, open_melds, need_black)
+                key = self._add_key(a, open_melds, need_black, shed)
             else:
                 continue
             if key is None:
@@ -120,7 +133,7 @@ class RailroadHeuristicBot(PlannedBot):
             return best
         return self._discard(obs, counts, legal)
 
-    def _meld_key(self, a: Meld, counts, need_black: bool):
+    def _meld_key(self, a: Meld, counts, need_black: bool, shed: bool = False):
         """Which new melds are worth making.  Wild cards are kept for the wild canasta
         (1,000) except to complete the first black canasta; natural melds and sevens always."""
         used = used_counts(a)
@@ -130,14 +143,14 @@ class RailroadHeuristicBot(PlannedBot):
             return (5, cards)  # legal only as the going-out meld
         closes = sum(1 for s in a.melds if s.size == 7)
         natural_wild = sum(s.wilds for s in a.melds if s.rank != JOKER)
-        if natural_wild and not (need_black and closes):
+        if natural_wild and not (need_black and closes) and not shed:
             if len(a.melds) == 1:
                 return None
             return (1, closes, cards - 3 * natural_wild)  # a first melding that needs them
         value = sum(used[k] * V[k] for k in range(14))
         return (4 if wild or closes else 3, closes, cards, value)
 
-    def _add_key(self, a: Add, open_melds, need_black: bool):
+    def _add_key(self, a: Add, open_melds, need_black: bool, shed: bool = False):
         m = open_melds.get(a.rank)
         if m is None:
             return None
@@ -148,6 +161,8 @@ class RailroadHeuristicBot(PlannedBot):
         if wild:
             if need_black and closes and a.naturals == 0:
                 return (4, True, -wild)  # completes the black canasta we still lack
+            if shed:
+                return (4, closes, a.size)
             return None
         return (4, closes, a.size)
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     # for annotations only: the observation module imports this one, never the reverse
     from meldhall.games.railroad_canasta.observation import RailroadCanastaObservation
 
-__all__ = ["RailroadCanastaState", "new_game", "canasta_type"]
+__all__ = ["RailroadCanastaState", "new_game", "canasta_type", "meets_go_out"]
 
 DRAW, MELD, KITTY, CHOICE, HAND_END, GAME_OVER = (
     "draw", "meld", "kitty", "choice", "hand_end", "game_over")
@@ -135,6 +135,19 @@ def canasta_type(rank: int, naturals: int, wilds: int) -> str:
     return "red" if wilds == 0 else "black"
 
 
+def meets_go_out(requirement: str, types: set[str] | frozenset[str], count: int) -> bool:
+    """RR-11.1: whether a player with the canasta ``types`` (RR-6.9) and ``count`` closed
+    canastas meets the going-out requirement ``requirement`` (the option
+    ``go_out_requirement``: ``all_four``, ``red_and_black``, ``any_two`` or ``any_one``)."""
+    if requirement == "all_four":
+        return set(CANASTA_TYPES) <= types
+    if requirement == "red_and_black":
+        # one natural (red, or sevens: all natural cards) and one mixed (black) canasta; a
+        # wild canasta has no natural card, so it is not "mixed"
+        return bool(types & {"red", "sevens"}) and "black" in types
+    return count >= (2 if requirement == "any_two" else 1)
+
+
 class RailroadCanastaState(CanastaState):
     """A Railroad Canasta game in progress.  Build one with :func:`new_game`.
 
@@ -196,15 +209,8 @@ class RailroadCanastaState(CanastaState):
         return not (self.kitty_taken >> seat) & 1 and self.kitty_eligible(seat, types)
 
     def meets_go_out(self, types: set[str], count: int) -> bool:
-        """RR-11.1 (option ``go_out_requirement``)."""
-        req = self.options.go_out_requirement
-        if req == "all_four":
-            return set(CANASTA_TYPES) <= types
-        if req == "red_and_black":
-            # one natural (red, or sevens: all natural cards) and one mixed (black) canasta; a
-            # wild canasta has no natural card, so it is not "mixed"
-            return bool(types & {"red", "sevens"}) and "black" in types
-        return count >= (2 if req == "any_two" else 1)
+        """RR-11.1 (option ``go_out_requirement``): :func:`meets_go_out` of this table."""
+        return meets_go_out(self.options.go_out_requirement, types, count)
 
     def sevens_locked(self, seat: int, extra_sevens: int = 0) -> bool:
         """RR-9.6: may ``seat`` not discard sevens?  ``extra_sevens`` counts sevens canastas
