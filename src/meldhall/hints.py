@@ -451,8 +451,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             note = "the search bot's runner-up"
         else:
             # the search's own deals, not the hint's (the deals column)
-            note = (f"the search bot dropped it early, after {m.visits} of its own "
-                    f"deal{'s' if m.visits != 1 else ''}")
+            note = f"the search bot dropped it early, after {m.visits} of its own deals"
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance

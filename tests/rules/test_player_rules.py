@@ -329,7 +329,7 @@ def test_stage_bound_is_the_games():
     cc = find_rule("classic-canasta", "CC-6.9", players=True)
     rr = find_rule("railroad-canasta", "RR-6.11", players=True)
     assert f"at most {STAGE_LIMIT} stage actions in one turn" in words(cc)
-    assert f"at most {STAGE_LIMIT} stage actions per turn" in words(rr)
+    assert f"at most {STAGE_LIMIT} stage actions in one turn" in words(rr)
 
 
 def test_lettered_item_rewrapped_without_a_hanging_indent():

@@ -107,7 +107,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         t.add_column("move")
         # Shanghai Rummy: + is fewer penalty points than the recommendation (better)
         t.add_column(f"{'penalty points' if h.penalty else 'points'} versus {rec} "
-                     f"({'+ fewer, ' if h.penalty else ''}± one standard error)", justify="right")
+                     f"({'+ means fewer, ' if h.penalty else ''}± one standard error)",
+                     justify="right")
         t.add_column("deals" if h.measured else "playouts", justify="right")
         if any(notes):
             t.add_column("what the search made of it" if h.measured else

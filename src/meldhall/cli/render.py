@@ -521,7 +521,8 @@ CANASTA_PHASE_TEXT = {
     "consent": ("Your partner asks “may I go out?”: answer yes or no",
                 "to answer “may I go out?”"),
     "hand_end": ("The hand is over: deal the next one", "to deal the next hand"),
-    "kitty": ("Take your kitty, or pass", "to take the kitty or pass"),
+    "kitty": ("Take your kitty, or pass (it waits for a later discard)",
+              "to take the kitty or pass"),
     "choice": ("Go out, or take your kitty", "to go out or take the kitty"),
 }
 SHANGHAI_PHASE_TEXT = {

@@ -468,11 +468,15 @@ def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
         return f"the house rule *{labels[name]}* (`{name}`)"
 
     # "Under `x = v` the discarder …" -> "With the house rule … set to on, the discarder …"
-    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`\s",
+    # (no comma where a bracket follows: "… set to off (RR-8.2)", not "off, (RR-8.2)")
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`\s(?!\()",
                   lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} set to "
                             f"{_value_words(m.group(2), m.group(3), choices)}, ", text)
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`(?=\s\()",
+                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} set to "
+                            f"{_value_words(m.group(2), m.group(3), choices)}", text)
     # "under `x` a contract …" -> "with the house rule … on, a contract …"
-    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`\s",
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`\s(?!\()",
                   lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} on, ",
                   text)
     # "more jokers under `x`)" -> "more jokers under the house rule … (`x`))"
@@ -485,8 +489,11 @@ def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
     text = re.sub(pre + r"`(" + alt + r")` is (true|false)\b",
                   lambda m: f"{rule(m.group(1))} is {'on' if m.group(2) == 'true' else 'off'}",
                   text)
-    text = re.sub(r"(?<![(*])" + pre + r"`(" + alt + r")`(?! \(|\)|`)",
+    # (a name already written "*Label* (`x`)" is followed by its bracket: left alone)
+    text = re.sub(r"(?<![*])" + pre + r"`(" + alt + r")`(?! \(|\)|`)",
                   lambda m: rule(m.group(1)), text)
+    # "whatever the options" -> "whatever the house rules" (the lobby's word)
+    text = re.sub(r"\bwhatever the options\b", "whatever the house rules", text)
     # a sentence that now opens with "the house rule" opens with a capital
     return re.sub(r"(^|[.!?]\s+)the house rule", r"\1The house rule", text)
 

@@ -172,5 +172,7 @@ def prompt_for(state: State, seat: int, obs: dict[str, Any]) -> dict[str, Any] |
         what = "deal" if phase == "deal_end" else "hand"
         return {"kind": "deal", "text": f"The {what} is over: deal the next one."}
     if phase == "kitty":
-        return {"kind": "kitty", "text": "You may take your kitty into your hand."}
+        return {"kind": "kitty", "text": "You may take your kitty into your hand (its cards "
+                "can be played from your next turn), or pass: it stays waiting, and you may "
+                "take it after a later discard (RR-10.3)."}
     return None

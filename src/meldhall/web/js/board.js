@@ -60,7 +60,7 @@ export function phaseText(obs, mine) {
     consent: ["Your partner asks \u201cmay I go out?\u201d: answer yes or no",
               "to answer \u201cmay I go out?\u201d"],
     hand_end: ["The hand is over: deal the next one", "to deal the next hand"],
-    kitty: ["Take your kitty, or pass", "to take the kitty or pass"],
+    kitty: ["Take your kitty, or pass (it waits for a later discard)", "to take the kitty or pass"],
     choice: ["Go out, or take your kitty", "to go out or take the kitty"],
   };
   const shanghai = {

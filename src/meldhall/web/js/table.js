@@ -807,7 +807,7 @@ function hintPanel(legal) {
       const diff = vs === null || vs === undefined || same ? null
         : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
       // Shanghai Rummy: + is fewer penalty points than the recommendation (better)
-      const unit = d.penalty_points ? "penalty points (+ fewer)" : "points";
+      const unit = d.penalty_points ? "penalty points (a + means fewer)" : "points";
       const counted = d.measured_deals ? plural(alt.samples, "deal") : plural(alt.samples, "playout");
       const text = (same ? ` the same result as the recommendation on every deal (${counted})`
         : diff !== null
