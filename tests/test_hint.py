@@ -384,3 +384,27 @@ def test_no_other_move_reads_better_than_the_recommendation(game, players, seed)
     assert all(adv is not None and round(adv) <= 0 for adv, _ in h.comparisons), h.comparisons
     assert h.value_stderr is not None and h.to_json()["value_stderr"] is not None
     assert "did best of the" in h.why and "first preferred" not in h.why, h.why
+
+
+def test_the_why_opens_with_what_the_move_does_at_the_table():
+    """Testers read every why as a sentence about the search: it now opens with the move's
+    side at the table — a first melding's count against the minimum (CC-7.1: K K K counts
+    30, a joker 50, a two 20), what a discard gives the next player (CC-8.3, CC-8.6, CC-8.10),
+    a Shanghai buy's two cards (SH-10.4)."""
+    from meldhall.games.canasta.actions import Discard, Meld, MeldSpec
+    from meldhall.hints import game_reason
+
+    s = new_game("classic-canasta", players=2, seed=0).apply_text("draw")
+    obs = s.observation(s.to_act[0])
+    assert game_reason("classic-canasta", obs, Meld((MeldSpec(13, 3), MeldSpec(9, 2, 1, 0),
+                                                     MeldSpec(5, 2, 0, 1)))) == (
+        "it melds 9 cards for a count of 130, the first melding needing 50 (CC-7.1)")  # 30+40+60
+    assert "freezes the pile" in game_reason("classic-canasta", obs, Discard(2))
+    assert "CC-8.10" in game_reason("classic-canasta", obs, Discard(3))
+    held = [k for k in range(4, 14) if (obs.hand & obs.pack.rank_mask[k]).bit_count() == 1]
+    if held:
+        assert game_reason("classic-canasta", obs, Discard(held[0])).startswith("your only ")
+    assert "no meld of" in game_reason("classic-canasta", obs, Discard(held[0] if held else 13))
+    h = hint(midgame("shanghai-rummy", 4, seed=8, decisions=5), bot="ismcts:24", seed=3)
+    if str(h.action) == "buy":
+        assert h.why.startswith("Buying adds the upcard and a penalty card"), h.why

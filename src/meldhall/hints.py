@@ -338,6 +338,9 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         else None
     # with melds already staged the recommendation is the step to play now (it is legal
     # here); otherwise the whole melding, legal as shorthand for its staged steps
+    if measured:
+        # the table's side of the why (what the move does), then the figures'
+        why = _with_reason(why, game_reason(game, observation, best.action))
     action = step if staged_now else best.action
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, gate_rule(level), penalty, measured,
@@ -490,6 +493,78 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                     + (", within the noise" if close else ""))
         why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+
+
+def _rank_word(kind: int, n: int = 1) -> str:
+    """A natural rank in words: ``ace``/``aces``, ``9``/``9s``."""
+    word = _RANK_WORDS.get(kind, str(kind))
+    return word if n == 1 else word + "s"
+
+
+def game_reason(game: str, observation: Observation, action: Action) -> str:
+    """What the recommended move does at the table, in a player's words (the game's side of
+    the why; the figures give the other), from ``observation`` alone; ``""`` where there is
+    nothing to say beyond the move itself.
+
+    A discard in the canasta games: a wild card freezes the pile (CC-8.3, RR-8.3), a black
+    three blocks the next player (CC-8.10, RR-8.2), and a natural card is said by how many of
+    its rank the hand holds and whether the next player's side has a meld of it (it could
+    take the pile with it, CC-8.6, RR-8.5).  A take: the size of the pile.  Shanghai Rummy's
+    buy: the two cards it adds (SH-10.4)."""
+    text = str(action)
+    head = text.split(" ", 1)[0]
+    p = observation.public
+    if game == "shanghai-rummy":
+        if head == "buy":
+            return "buying adds the upcard and a penalty card to your hand (SH-10.4)"
+        if head == "pass" and observation.phase == "buy":
+            return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
+        return ""
+    pile = p.get("pile") or ()
+    side = p["side_of"][observation.seat]
+    specs = getattr(action, "melds", None)
+    if head == "meld" and specs and not [m for m in p["melds"][side] if m is not None]:
+        # a first melding: its count against the side's minimum (CC-7.1, RR-7.1)
+        from meldhall.games.canasta.values import CLASSIC_VALUES as values
+
+        count = sum(m.naturals * values[m.rank] + 20 * m.twos + 50 * m.jokers for m in specs)
+        cards = sum(m.naturals + m.twos + m.jokers for m in specs)
+        need = observation.to_json()["minimums"][side]
+        rule = "CC-7.1" if game == "classic-canasta" else "RR-7.1"
+        return (f"it melds {cards} cards for a count of {count}, the first melding needing "
+                f"{need} ({rule})") if need is not None else ""
+    if head == "take":
+        return f"it takes the whole pile, {len(pile)} card{'s' if len(pile) != 1 else ''}"
+    if head != "discard" or not hasattr(action, "kind"):
+        return ""
+    kind = action.kind
+    cc = game == "classic-canasta"
+    if kind in (0, 2):
+        return f"a wild card freezes the pile for everyone ({'CC-8.3' if cc else 'RR-8.3'})"
+    if kind == 3:
+        return (f"a black three blocks the next player from taking the pile "
+                f"({'CC-8.10' if cc else 'RR-8.2'})")
+    canasta: Any = observation  # a canasta observation: its hand is a bitmask of its pack
+    held = (canasta.hand & canasta.pack.rank_mask[kind]).bit_count()
+    side_of = p["side_of"]
+    nxt = side_of[(observation.seat + 1) % observation.players]
+    theirs = {m.rank for m in p["melds"][nxt] if m is not None}
+    own = "your only " + _rank_word(kind) if held <= 1 else \
+        f"one of your {held} {_rank_word(kind, 2)}"
+    if kind in theirs:
+        return (f"{own}, though the next player has a meld of {_rank_word(kind, 2)} to take "
+                f"the pile with ({'CC-8.6' if cc else 'RR-8.5'})")
+    return f"{own}, and the next player has no meld of {_rank_word(kind, 2)}"
+
+
+def _with_reason(why: str, reason: str) -> str:
+    """``reason`` (what the move does) opening the why sentence."""
+    if not reason or not why:
+        return why
+    return f"{reason[0].upper()}{reason[1:]}: {why[0].lower()}{why[1:]}"
 
 
 def _lead(adv: float, se: float, penalty: bool = False) -> str:
