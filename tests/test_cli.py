@@ -765,7 +765,8 @@ def test_a_shanghai_deal_end_names_whose_totals_they_are():
 
     note = "deal 1 ended: seat 1 went out; totals 30, 0, 5, 5"
     assert named_totals(note, ["you", "heuristic", "heuristic", "search"]) == (
-        "deal 1 ended: seat 1 went out; totals: seat 0 (you) 30, seat 1 (heuristic) 0, "
+        "deal 1 ended: seat 1 (heuristic) went out; totals: seat 0 (you) 30, "
+        "seat 1 (heuristic) 0, "
         "seat 2 (heuristic) 5, seat 3 (search) 5")
     assert named_totals("deal 2 ends: the stock is exhausted; nobody went out; totals -5, 12; "
                         "game over", None) == (

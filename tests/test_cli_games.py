@@ -347,7 +347,7 @@ def test_log_lines_in_suit_symbols():
         "seat 2 (b): kitty — took the kitty",  # the log is in the past tense
         "seat 1 (a): took the pile (2 cards)",  # not "take — the pile (2 cards)"
         "seat 3 (c): kitty — took the kitty; placed 3♦",  # it says the kitty was taken
-        "table: deal 1 ended: seat 2 went out; totals: seat 0 (you) 0, seat 1 (a) 0, "
+        "table: deal 1 ended: seat 2 (b) went out; totals: seat 0 (you) 0, seat 1 (a) 0, "
         "seat 2 (b) 5",
     ]
     assert not LETTER_CARD.search(text)

@@ -445,8 +445,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif i == 0:
             # with melds staged that it does not hold, the search's choice (planned from the
             # whole hand) is not the recommendation: say where it comes from
-            note = ("the search bot's first choice, from your whole hand" if keep_staged else
-                    "the search bot's first choice") + (
+            # not "first choice": a player read that as the recommendation
+            note = ("what the search bot would play, from your whole hand (its own, shorter "
+                    "search)" if keep_staged else
+                    "what the search bot would play (its own, shorter search)") + (
                         " (the heuristic bot's move too)" if m.heuristic else "")
         elif m.heuristic:
             note = "the heuristic bot's move"

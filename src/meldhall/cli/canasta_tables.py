@@ -375,6 +375,9 @@ def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool) -> Text:
     t = Text(f"{j['kitty_sizes'][seat]} cards")
     if types & KITTY_TYPES:
         t.append("\neligible", style="green")
+    else:
+        # a player waited all hand for the kitty prompt: say what opens it (RR-10.2)
+        t.append("\nneeds a red,\nwild or sevens\ncanasta", style="dim")
     return t
 
 

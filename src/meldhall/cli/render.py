@@ -270,8 +270,12 @@ _TOTALS = re.compile(r"; totals (-?\d+(?:, -?\d+)*)(?=;|$)")
 
 
 def named_totals(note: str, names: Sequence[str] | None) -> str:
-    """A deal's end with each total named: ``totals 30, 0`` -> ``totals: seat 0 (you) 30,
-    seat 1 (heuristic) 0`` (the bare numbers did not say whose they were)."""
+    """A table note with its seats named as everywhere else (``deal 1 ended: seat 3 went out``
+    -> ``… seat 3 (heuristic) went out``) and a deal's totals said whose they are: ``totals
+    30, 0`` -> ``totals: seat 0 (you) 30, seat 1 (heuristic) 0``."""
+    if names:
+        note = re.sub(r"\bseat (\d+)\b(?! \()", lambda m: seat_label(int(m.group(1)), names)
+                      if int(m.group(1)) < len(names) else m.group(0), note)
     return _TOTALS.sub(lambda m: "; totals: " + ", ".join(
         f"{seat_label(i, names)} {v}" for i, v in enumerate(m.group(1).split(", "))), note)
 
@@ -291,7 +295,7 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        text.append_text(log_line(action, past_tense(named_totals(note, names), action)))
+        text.append_text(log_line(action, named_totals(past_tense(note, action), names)))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text
