@@ -474,6 +474,12 @@ function renderHandOver() {
   }
   box.replaceChildren(...parts);
   box.hidden = false;
+  if (!handOver.reopened && !handOver.scrolled) {
+    // a hand just ended: its panel sits above the table, out of view of a player scrolled
+    // down to the hand and the moves; bring its top into view once
+    handOver.scrolled = true;
+    requestAnimationFrame(() => box.scrollIntoView({ block: "start", behavior: "smooth" }));
+  }
 }
 
 
