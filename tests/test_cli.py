@@ -761,15 +761,15 @@ def test_score_lines_name_whose_hand():
 
 def test_a_shanghai_deal_end_names_whose_totals_they_are():
     """"totals 30, 0, 5, 5" (SH-13) did not say whose total was whose: each is named."""
-    from meldhall.cli.render import named_totals
+    from meldhall.cli.render import named_note
 
     note = "deal 1 ended: seat 1 went out; totals 30, 0, 5, 5"
-    assert named_totals(note, ["you", "heuristic", "heuristic", "search"]) == (
+    assert named_note(note, ["you", "heuristic", "heuristic", "search"]) == (
         "deal 1 ended: seat 1 (heuristic) went out; totals: seat 0 (you) 30, "
         "seat 1 (heuristic) 0, "
         "seat 2 (heuristic) 5, seat 3 (search) 5")
-    assert named_totals("deal 2 ends: the stock is exhausted; nobody went out; totals -5, 12; "
+    assert named_note("deal 2 ends: the stock is exhausted; nobody went out; totals -5, 12; "
                         "game over", None) == (
         "deal 2 ends: the stock is exhausted; nobody went out; totals: seat 0 -5, seat 1 12; "
         "game over")
-    assert named_totals("took the pile (2 cards)", None) == "took the pile (2 cards)"
+    assert named_note("took the pile (2 cards)", None) == "took the pile (2 cards)"

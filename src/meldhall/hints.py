@@ -464,10 +464,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]
-    xs = results[rec]
-    spread = (math.sqrt(sum((x - means[rec]) ** 2 for x in xs) / (deals - 1) / deals)
-              if deals >= 2 else None)
     # the recommendation's own figure: its mean and that mean's standard error (``stderr``)
+    _, spread = _paired(results[rec], [0.0] * deals)
     best = type(r)(r.action, deals, means[rec], r.heuristic, None, spread)
     gate = _gate(level)
     basis = (f"on {deals} sampled deals (the cards you cannot see dealt at random, the hand "
@@ -497,15 +495,6 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     return best, [row[0] for row in rows], [row[1] for row in rows], why
 
 
-_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
-
-
-def _rank_word(kind: int, n: int = 1) -> str:
-    """A natural rank in words: ``ace``/``aces``, ``9``/``9s``."""
-    word = _RANK_WORDS.get(kind, str(kind))
-    return word if n == 1 else word + "s"
-
-
 def game_reason(game: str, observation: Observation, action: Action) -> str:
     """What the recommended move does at the table, in a player's words (the game's side of
     the why; the figures give the other), from ``observation`` alone; ``""`` where there is
@@ -516,8 +505,9 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
     its rank the hand holds and whether the next player's side has a meld of it (it could
     take the pile with it, CC-8.6, RR-8.5).  A take: the size of the pile.  Shanghai Rummy's
     buy: the two cards it adds (SH-10.4)."""
-    text = str(action)
-    head = text.split(" ", 1)[0]
+    from meldhall.games.canasta.actions import rank_word
+
+    head = str(action).split(" ", 1)[0]
     p = observation.public
     if game == "shanghai-rummy":
         if head == "buy":
@@ -525,20 +515,20 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         if head == "pass" and observation.phase == "buy":
             return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
         return ""
-    pile = p.get("pile") or ()
     side = p["side_of"][observation.seat]
     specs = getattr(action, "melds", None)
     if head == "meld" and specs and not [m for m in p["melds"][side] if m is not None]:
         # a first melding: its count against the side's minimum (CC-7.1, RR-7.1)
-        from meldhall.games.canasta.values import CLASSIC_VALUES as values
+        from meldhall.games.canasta.observation import staged_count
 
-        count = sum(m.naturals * values[m.rank] + 20 * m.twos + 50 * m.jokers for m in specs)
+        count = staged_count(tuple(specs), False)
         cards = sum(m.naturals + m.twos + m.jokers for m in specs)
         need = observation.to_json()["minimums"][side]
         rule = "CC-7.1" if game == "classic-canasta" else "RR-7.1"
         return (f"it melds {cards} cards for a count of {count}, the first melding needing "
                 f"{need} ({rule})") if need is not None else ""
     if head == "take":
+        pile = p.get("pile") or ()
         return f"it takes the whole pile, {len(pile)} card{'s' if len(pile) != 1 else ''}"
     if head != "discard" or not hasattr(action, "kind"):
         return ""
@@ -554,12 +544,12 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
     side_of = p["side_of"]
     nxt = side_of[(observation.seat + 1) % observation.players]
     theirs = {m.rank for m in p["melds"][nxt] if m is not None}
-    own = "your only " + _rank_word(kind) if held <= 1 else \
-        f"one of your {held} {_rank_word(kind, 2)}"
+    ranks = rank_word(kind, plural=True)
+    own = "your only " + rank_word(kind) if held <= 1 else f"one of your {held} {ranks}"
     if kind in theirs:
-        return (f"{own}, though the next player has a meld of {_rank_word(kind, 2)} to take "
-                f"the pile with ({'CC-8.6' if cc else 'RR-8.5'})")
-    return f"{own}, and the next player has no meld of {_rank_word(kind, 2)}"
+        return (f"{own}, though the next player has a meld of {ranks} to take the pile with "
+                f"({'CC-8.6' if cc else 'RR-8.5'})")
+    return f"{own}, and the next player has no meld of {ranks}"
 
 
 def _with_reason(why: str, reason: str) -> str:

@@ -38,7 +38,7 @@ from meldhall.cli.render import (
     legal_view,
     log_line,
     log_text,
-    named_totals,
+    named_note,
     notation_text,
     pretty_notation,
     order_actions,
@@ -145,7 +145,7 @@ class Session:
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
             if e_seat < 0:
                 who = "Table"
-            note = named_totals(past_tense(note, action), self.names)  # all read alike
+            note = named_note(past_tense(note, action), self.names)  # all read alike
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
             line.append_text(log_line(action, note))
             self.console.print(line)

@@ -82,7 +82,6 @@ _CARDS_LABEL = re.compile(r"^(seat \d+ [a-z ]+?) ((?:\S+ )*\S+)$")
 _WHOSE = re.compile(r"^seat (\d+) (hand|untaken kitty|kitty)\b")
 #: A canasta bonus line names the canasta's rank: ``natural canasta bonus (9)`` (CC-12.2).
 _BONUS_LABEL = re.compile(r"^(.*\bcanasta bonus) \((\w+)\)$")
-_RANK_PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "wild": "wild cards"}
 
 
 def _whose(label: str, names: Sequence[str] | None) -> str:
@@ -107,7 +106,14 @@ def score_label(label: str) -> str:
         return f"{m.group(1)} of {m.group(2)} cards: {m.group(3)}"
     m = _BONUS_LABEL.match(label)
     if m:  # the rank alone read as a count: "(9s)", "(kings)"
-        return f"{m.group(1)} ({_RANK_PLURALS.get(m.group(2), m.group(2) + 's')})"
+        from meldhall.cards import RANK_NAMES
+        from meldhall.games.canasta.actions import rank_word
+
+        tok = m.group(2)
+        kinds = {name: k for k, name in RANK_NAMES.items()}
+        words = ("wild cards" if tok == "wild" else
+                 rank_word(kinds[tok], plural=True) if tok in kinds else tok + "s")
+        return f"{m.group(1)} ({words})"
     m = _CARDS_LABEL.match(label)
     if m:
         from meldhall.cards import parse_cards
@@ -269,7 +275,7 @@ def past_tense(note: str, action: str = "") -> str:
 _TOTALS = re.compile(r"; totals (-?\d+(?:, -?\d+)*)(?=;|$)")
 
 
-def named_totals(note: str, names: Sequence[str] | None) -> str:
+def named_note(note: str, names: Sequence[str] | None) -> str:
     """A table note with its seats named as everywhere else (``deal 1 ended: seat 3 went out``
     -> ``… seat 3 (heuristic) went out``) and a deal's totals said whose they are: ``totals
     30, 0`` -> ``totals: seat 0 (you) 30, seat 1 (heuristic) 0``."""
@@ -295,7 +301,7 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        text.append_text(log_line(action, named_totals(past_tense(note, action), names)))
+        text.append_text(log_line(action, named_note(past_tense(note, action), names)))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text

@@ -13,7 +13,7 @@ from rich.text import Text
 from meldhall.cli.app import app
 from meldhall.cli.common import check_drawn_game, handle_errors, interactive_stdin, out
 from meldhall.cli.games import UIS, GameUI
-from meldhall.cli.render import (log_line, named_totals, outcome_view, past_tense, score_sheet,
+from meldhall.cli.render import (log_line, named_note, outcome_view, past_tense, score_sheet,
                                   seat_label)
 from meldhall.errors import OptionsError, RecordError
 from meldhall.game import Outcome, State
@@ -111,7 +111,7 @@ def replay_command(
                 notes.append(past_tense(note, text) if i == 0 else note)
         # the action and what it did, as the play screen's log writes them (suit symbols,
         # "draw — declined 5♠", the past tense)
-        line.append_text(log_line(text, named_totals("; ".join(notes), names)))
+        line.append_text(log_line(text, named_note("; ".join(notes), names)))
         console.print(line)
         oc = state.outcome
         if oc is not None and prev.outcome is None:

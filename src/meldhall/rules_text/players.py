@@ -468,17 +468,17 @@ def in_players_words(text: str, game: str, names: Iterable[str]) -> str:
         return f"the house rule *{labels[name]}* (`{name}`)"
 
     # "Under `x = v` the discarder …" -> "With the house rule … set to on, the discarder …"
-    # (no comma where a bracket follows: "… set to off (RR-8.2)", not "off, (RR-8.2)")
-    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`\s(?!\()",
-                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} set to "
-                            f"{_value_words(m.group(2), m.group(3), choices)}, ", text)
-    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`(?=\s\()",
-                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} set to "
-                            f"{_value_words(m.group(2), m.group(3), choices)}", text)
-    # "under `x` a contract …" -> "with the house rule … on, a contract …"
-    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`\s(?!\()",
-                  lambda m: f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} on, ",
+    def clause(m: re.Match[str], setting: str) -> str:
+        # a comma closes the clause, except where a bracket follows: "… set to off
+        # (RR-8.2)", not "off, (RR-8.2)"
+        comma = "" if m.string.startswith("(", m.end()) else ","
+        return f"{'W' if m.group(1) == 'U' else 'w'}ith {rule(m.group(2))} {setting}{comma} "
+
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")\s*=\s*([^`]*)`\s",
+                  lambda m: clause(m, "set to " + _value_words(m.group(2), m.group(3), choices)),
                   text)
+    # "under `x` a contract …" -> "with the house rule … on, a contract …"
+    text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`\s(?!\()", lambda m: clause(m, "on"), text)
     # "more jokers under `x`)" -> "more jokers under the house rule … (`x`))"
     text = re.sub(r"\b([Uu])nder\s+`(" + alt + r")`",
                   lambda m: f"{m.group(1)}nder {rule(m.group(2))}", text)

@@ -70,6 +70,15 @@ def format_kind(kind: int) -> str:
     return RANK_NAMES[kind]
 
 
+_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+
+
+def rank_word(kind: int, plural: bool = False) -> str:
+    """A natural rank in a player's words: ``ace``/``aces``, ``king``, ``9``/``9s``."""
+    word = _RANK_WORDS.get(kind, RANK_NAMES[kind])
+    return word + "s" if plural else word
+
+
 #: Rule IDs the parser cites, per game (keys: red_three, needs_naturals, one_rank, take_rank,
 #: add_kind).
 CLASSIC_PARSE_RULES = {"red_three": "CC-9.1", "needs_naturals": "CC-6.2", "one_rank": "CC-6.1",
