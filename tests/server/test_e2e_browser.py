@@ -862,6 +862,9 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     select(second)
     page.click(f'#actions .action-buttons button.primary[data-action="{second}"]')
     expect(status).to_contain_text("2 of 2 melds staged")
+    expect(status).to_contain_text("the contract is complete")
+    # a tester saw "stagednull": a part that does not apply must not print as text
+    assert "null" not in status.inner_text(), status.inner_text()
     page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging_shanghai.png"))
     page.click('#staged button[data-action="contract done"]')
     expect(page.locator("#staged")).to_have_count(0)

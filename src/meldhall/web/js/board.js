@@ -717,9 +717,11 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
   const status = h("div.staged-status");
   if (isShanghai(obs)) {
     const need = contractMelds(obs.contract);
-    status.append(h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
-      need && staged.length < need ? h("span.dim", " \u2014 stage the others, or withdraw to discard without the contract") : null,
-      obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null);
+    // built with h(), which skips the parts that do not apply (a DOM append would print "null")
+    status.append(h("span", h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
+      need && staged.length < need ? h("span.dim", " \u2014 stage the others, or withdraw to discard without the contract")
+        : need ? h("span.dim", " \u2014 the contract is complete: contract done lays it down") : null,
+      obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null));
   } else if (Array.isArray(obs.minimums) && obs.side_of && mySeat !== null) {
     const min = obs.minimums[obs.side_of[mySeat]];
     const count = obs.staged_count || 0;
