@@ -285,7 +285,9 @@ def test_aliases_and_end_of_input():
     r = run("play", "shanghai-rummy", "--seed", "2", "--seat", "1", "--bots", "random",
             input="table\nn\n")
     assert r.exit_code == 0, r.output
-    assert "You: draw — declined" in r.output
+    # the note alone ("declined 9♣"), not "draw — declined 9♣" (a command beside a past tense)
+    assert re.search(r"You: declined \S+", r.output), r.output
+    assert "draw — declined" not in r.output
     assert "End of input" in r.output
 
 

@@ -1387,7 +1387,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld"),
                 rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld"),
                 logPanel([{seat: -1, action: "", note: "deal 1 ends: seat 1 goes out; totals 30, 0, 5"}],
-                         names, 1, 60, null, "shanghai-rummy", "deal_end").textContent];
+                         names, 1, 60, null, "shanghai-rummy", "deal_end").textContent,
+                logPanel([{seat: 2, action: "draw", note: "declines 10S"}],
+                         names, 1, 60, null, "shanghai-rummy", "draw").textContent];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
@@ -1405,7 +1407,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      # with its cards, the note whole: the same verb as the bare take
                      "1.Ann: take 8 2 \u2014 took the pile (3 cards)",
                      # a Shanghai deal's totals say whose they are (a tester read bare numbers)
-                     "1.Table: deal 1 ended: Bob (you) went out; totals: Ann 30, Bob (you) 0, Cleo 5"], named
+                     "1.Table: deal 1 ended: Bob (you) went out; totals: Ann 30, Bob (you) 0, Cleo 5",
+                     # a Shanghai draw that declined the upcard: the note alone, not "draw — declined"
+                     "1.Cleo: declined 10\u2660"], named
     page.close()
 
 

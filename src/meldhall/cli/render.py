@@ -199,7 +199,8 @@ def log_line(action: str, note: str, note_style: str = "dim") -> Text:
     verb = action.strip()
     if verb == "kitty" and note and not note.startswith(("takes the kitty", "took the kitty")):
         note = f"takes the kitty; {note}"  # "kitty — places 3♦" did not say it was taken
-    if verb and " " not in verb and note.lower().startswith(verb.lower() + "s "):
+    if verb and " " not in verb and (note.lower().startswith(verb.lower() + "s ")
+                                     or (verb == "draw" and note.startswith(("declines ", "declined ")))):
         # a bare verb whose note says it again ("take — takes the pile (2 cards)", which read
         # as "take — the pile" once shortened): the note alone, in the log's past tense
         text.append_text(notation_text(past_tense(note), style=note_style))

@@ -480,7 +480,9 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
     const bare = e.action && !/\s/.test(String(e.action).trim())
-      && String(e.note || "").toLowerCase().startsWith(String(e.action).trim().toLowerCase() + "s ");
+      && (String(e.note || "").toLowerCase().startsWith(String(e.action).trim().toLowerCase() + "s ")
+        // Shanghai's "draw — declines 10♠" (SH-10.9): "declined 10♠", as the terminal writes it
+        || (String(e.action).trim() === "draw" && String(e.note || "").startsWith("declines ")));
     if (bare) {
       // a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
       // alone ("takes the pile (2 cards)"), not "take — the pile (2 cards)"
