@@ -72,7 +72,10 @@ class Level:
             sequential halving (see :meth:`IsmctsBot.analyse`).  ``iterations`` counts
             playouts in both.
         max_candidates: root actions considered (the heuristic's choice and the first others
-            in ``rng`` order) in root search.
+            in ``rng`` order, or in the heuristic's order with ``ranked``) in root search.
+        ranked: (root search) the challengers are the heuristic's next choices
+            (its ``rank`` method, best first) instead of a random draw of the legal actions;
+            ignored for a heuristic without ``rank``.
         gate_z: root search leaves the heuristic's choice only when the best action's paired
             advantage over it exceeds ``gate_z`` standard errors.
         confirm: (root search) the share of ``iterations`` kept to test the best challenger
@@ -102,6 +105,7 @@ class Level:
     confirm: float = 0.0
     search_from: int = 2
     inference: bool = False
+    ranked: bool = False
 
 
 #: The levels offered to players (``ismcts:easy``, ``ismcts`` = ``ismcts:normal``,
@@ -124,14 +128,16 @@ LEVELS: dict[str, dict[str, Level]] = {
     # Shanghai Rummy: the heuristic is hard to improve on, and a search that leaves it on
     # noise loses (docs/strength.md); the deals are dealt by inference from the others'
     # public actions, and a challenger must beat the heuristic's choice by 1.64 standard
-    # errors on fresh deals (one-sided 95 %).
+    # errors on fresh deals (one-sided 95 %).  The challengers are the heuristic's own next
+    # choices (three; seven at hard): a dozen random ones, each dropped after one playout,
+    # left the good alternatives to luck.
     "shanghai-rummy": {
         "easy": Level("easy", iterations=16, seconds=0.5, confirm=0.5, gate_z=1.64,
-                      inference=True),
+                      inference=True, ranked=True, max_candidates=4),
         "normal": Level("normal", iterations=48, seconds=1.0, confirm=0.5, gate_z=1.64,
-                        inference=True),
+                        inference=True, ranked=True, max_candidates=4),
         "hard": Level("hard", iterations=240, seconds=5.0, confirm=0.5, gate_z=1.64,
-                      inference=True),
+                      inference=True, ranked=True, max_candidates=8),
     },
 }
 
@@ -314,8 +320,13 @@ class IsmctsBot:
         standard errors: on the selection's samples, or with ``confirm`` on fresh ones.
         """
         lvl = self.level
-        others = [a for a in legal if a != heur]
-        rng.shuffle(others)
+        rank = getattr(self.policy, "rank", None) if lvl.ranked else None
+        if rank is not None:
+            # the heuristic's runners-up: the few moves worth the playouts
+            others = [a for a in rank(observation, legal) if a != heur]
+        else:
+            others = [a for a in legal if a != heur]
+            rng.shuffle(others)
         budget = lvl.iterations  # playouts, never exceeded
         confirm_pairs = int(budget * lvl.confirm) // 2
         select_budget = budget - 2 * confirm_pairs

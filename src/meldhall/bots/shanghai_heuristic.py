@@ -261,6 +261,31 @@ class ShanghaiHeuristicBot:
                     return self._best_contract(v, contracts)
         return self.choose(observation, legal_actions, rng)
 
+    def rank(self, observation, legal_actions: Sequence[Action]) -> list[Action]:
+        """Every one of ``legal_actions``, the discards in this bot's order of preference
+        (best first, by the key :meth:`choose` takes the least of), then the other actions
+        in their given order.  The search bot's challengers at ``ranked`` levels are the
+        first of these (the choice itself among them).
+
+        Args:
+            observation: the deciding seat's observation.
+            legal_actions: its legal actions (or the planning actions of the search).
+
+        Returns:
+            A new list holding each action once.
+        """
+        discards = [a for a in legal_actions if type(a) is Discard]
+        if observation.phase != "meld" or len(discards) < 2:
+            return list(legal_actions)
+        if getattr(observation, "staged", ()):
+            from meldhall.bots.staging import unstaged_state
+
+            observation = unstaged_state(observation).observation(observation.seat)
+        v = _View(observation)
+        key = self._discard_after_key(v) if v.made else self._discard_before_key(v)
+        ordered = sorted(discards, key=lambda a: (key(a), str(a)))
+        return ordered + [a for a in legal_actions if type(a) is not Discard]
+
     # ------------------------------------------------------------------ upcard and buying
     def _gain(self, v: _View, kind: int) -> int:
         """How much a card lowers the hand's deficiency."""
@@ -443,7 +468,9 @@ class ShanghaiHeuristicBot:
                     score += 2 if abs(dr) == 1 else 1
         return score
 
-    def _discard_before(self, v: _View, discards) -> Action:
+    def _discard_before_key(self, v: _View) -> Callable[[Discard], tuple]:
+        """The sort key of a discard before the contract is made (least first): what it
+        leaves the hand short of the contract, then how much it helps the others."""
         danger = self._danger(v)
         taken = v.p["taken"]
         taken_kind = -1 if taken < 0 else (taken % 52 if taken < v.n52 else JOKER_KIND)
@@ -456,9 +483,13 @@ class ShanghaiHeuristicBot:
                     self._partners(v, v.counts, k) + danger.get(k, 0) + (k == taken_kind),
                     -card_points(k, v.opts))
 
-        return _least(discards, key)
+        return key
 
-    def _discard_after(self, v: _View, discards) -> Action:
+    def _discard_before(self, v: _View, discards) -> Action:
+        return _least(discards, self._discard_before_key(v))
+
+    def _discard_after_key(self, v: _View) -> Callable[[Discard], tuple]:
+        """The sort key of a discard once the contract is made (least first)."""
         danger = self._danger(v)
         fit = v.table_fit()
 
@@ -467,4 +498,7 @@ class ShanghaiHeuristicBot:
             return (k == JOKER_KIND, fit.fits(k), danger.get(k, 0) > 2,
                     -card_points(k, v.opts), danger.get(k, 0))
 
-        return _least(discards, key)
+        return key
+
+    def _discard_after(self, v: _View, discards) -> Action:
+        return _least(discards, self._discard_after_key(v))
