@@ -124,7 +124,7 @@ def test_railroad_kitty_taken_by_the_human(railroad_hand):
     assert "eligible" in out
     assert "Your kitty (11, not taken yet):" in out  # shown once eligible (RR-10.2)
     assert "Your kitty is waiting (RR-10.3)" in out
-    assert "You: kitty" in out and "From your kitty" in out
+    assert "You: took the kitty" in out and "From your kitty" in out
     assert re.search(r"seat 0 \(you\)\s+-?\d+\s+taken", out)
     assert re.search(r"✓(red|wild|sevens)", out)
 
@@ -212,10 +212,10 @@ def test_shanghai_buy_made_and_declined_by_the_human(shanghai_deal):
     assert re.search(r"You: bought (10|[2-9AKQJ])[♠♥♦♣] with a penalty card \(buy 1 of 3; "
                      r"penalty card (10|[2-9AKQJ])[♠♥♦♣]\)", out)
     assert ") (penalty card" not in out
-    assert re.search(r"You: pass — did not buy", out)
+    assert re.search(r"You: did not buy", out)  # not "pass — did not buy"
     assert "1 used, 2 left" in out
     # the bots' decisions are printed as they happen
-    assert re.search(r"seat \d \(random\): (buy|pass)", out)
+    assert re.search(r"seat \d \(random\): (bought|did not buy)", out)
 
 
 @pytest.mark.parametrize("session,expected", [
@@ -341,14 +341,15 @@ def test_log_lines_in_suit_symbols():
     text = log_text(entries, ["you", "a", "b", "c"], 20).plain
     assert text.splitlines() == [
         "table: upcard 5♥ (pile frozen)",
-        "seat 1 (a): discard Q — Q♥",
-        "seat 2 (b): meld 3♠ 3♠ 3♣",
-        "seat 0 (you): take 5 5 — took the pile (38 cards)",  # not "take  takes the pile"
-        "seat 3 (c): layoff Jk=7♦ -> 2",
-        "seat 1 (a): meld 4 4 Jk",
-        "seat 2 (b): kitty — took the kitty",  # the log is in the past tense
+        # one past-tense sentence a line (a command beside a past tense read as a mix)
+        "seat 1 (a): discarded Q♥",
+        "seat 2 (b): melded 3♠ 3♠ 3♣",
+        "seat 0 (you): took the pile (38 cards) with 5 5",  # not "take  takes the pile"
+        "seat 3 (c): laid off Jk=7♦ -> 2",
+        "seat 1 (a): melded 4 4 Jk",
+        "seat 2 (b): took the kitty",
         "seat 1 (a): took the pile (2 cards)",  # not "take — the pile (2 cards)"
-        "seat 3 (c): kitty — took the kitty; placed 3♦",  # it says the kitty was taken
+        "seat 3 (c): took the kitty; placed 3♦",  # it says the kitty was taken
         "table: deal 1 ended: seat 2 (b) went out; totals: seat 0 (you) 0, seat 1 (a) 0, "
         "seat 2 (b) 5",
     ]
@@ -489,3 +490,30 @@ def test_shanghai_upcard_after_a_buy_names_no_discarder():
         if all(seen.values()):
             return
     raise AssertionError(f"no buy and discard followed by a draw phase: {seen}")
+
+
+def test_log_lines_are_past_tense_sentences():
+    """Every log line reads as one past-tense sentence (a tester read "discard J — J♥" and
+    "pass — did not buy" as commands beside a past tense), and the deal's several turned-up
+    cards are not all called the upcard (CC-4.7)."""
+    from meldhall.cli.render import log_line
+
+    said = {
+        ("discard J", "JH"): "discarded J♥",
+        ("draw", "places 3D"): "drew; placed 3♦",
+        ("pass", "did not buy"): "did not buy",
+        ("take K K", "takes the pile (10 cards); places 3H"):
+            "took the pile (10 cards) with K K; placed 3♥",
+        ("meld done", ""): "laid down the staged melds",
+        ("withdraw all", ""): "withdrew the staged melds",
+        ("out A A A, K K K; discard 4", ""): "went out with A A A, K K K, discarding 4",
+        ("contract 7S 7H JK=7D, 5S 6S 7S 8S", "makes the contract (melds 1, 2)"):
+            "made the contract 7♠ 7♥ Jk=7♦, 5♠ 6♠ 7♠ 8♠ (melds 1, 2)",
+        ("layoff 9H -> 2", ""): "laid off 9♥ -> 2",
+        ("deal", ""): "dealt",
+        ("", "upcard 2S JK 3H 5S (pile frozen)"):
+            "turned up 2♠ Jk 3♥ 5♠ to start the pile; the upcard is 5♠ (pile frozen)",
+        ("", "upcard 5S"): "upcard 5♠",
+    }
+    for (action, note), text in said.items():
+        assert log_line(action, note).plain == text, (action, note)

@@ -148,7 +148,10 @@ def test_hint_alternatives_agree_with_the_decision(tmp_path):
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     alts = data["alternatives"]
-    assert "one standard error" in data["gate"] and "1.64" not in data["gate"]
+    # the rule that decided is the hint's own (the best mean on its deals), not the search
+    # bot's gate, which a tester read beside a recommendation that did not meet it
+    assert data["gate"] == (f"The hint recommends the move that did best on its "
+                            f"{data['measured_deals']} sampled deals.")
     assert data["measured_deals"] == data["samples"] >= 2
     for alt in alts:
         assert alt["samples"] == data["measured_deals"]  # the same deals as the recommendation
@@ -171,13 +174,22 @@ def test_hint_speaks_of_its_own_games_gate_only():
     for game, players in GAMES:
         h = hint(midgame(game, players, seed=4, decisions=3), bot="ismcts:24", seed=1)
         level = parse_level("24", game)  # the normal level's gate, 24 playouts
-        assert h.gate == gate_rule(level)
-        text = h.why + " " + h.gate
+        text = h.why + " " + h.gate + " " + h.footnote()
         assert "Shanghai" not in text
+        if h.measured:
+            assert h.gate.startswith("The hint recommends the move that did best"), h.gate
+        else:
+            assert h.gate == gate_rule(level)
         if level.gate_z == 1.0:
             assert "1.64" not in text and "fresh" not in text, text
-        else:
+        elif not h.measured:
             assert f"{level.gate_z:g} standard errors" in h.gate and "fresh" in h.gate
+    # the search's own rule, per game, for the hints it gives unmeasured (gate_rule)
+    for game, _players in GAMES:
+        level = parse_level("24", game)
+        rule = gate_rule(level)
+        assert ("1.64 standard errors" in rule and "fresh" in rule) if level.gate_z != 1.0 \
+            else ("one standard error" in rule and "fresh" not in rule), rule
 
 
 def test_shanghai_hint_speaks_of_players_and_penalty_points(tmp_path):
@@ -408,3 +420,38 @@ def test_the_why_opens_with_what_the_move_does_at_the_table():
     h = hint(midgame("shanghai-rummy", 4, seed=8, decisions=5), bot="ismcts:24", seed=3)
     if str(h.action) == "buy":
         assert h.why.startswith("Buying adds the upcard and a penalty card"), h.why
+
+
+def test_a_hint_that_withdraws_a_players_own_melding_shows_it():
+    """A player stages a melding of their own choice that reaches the minimum (CC-6.9,
+    CC-7.1); a hint that says "withdraw all" lists the melding staged beside its figure, so
+    the footnote's "the melds you have staged are kept unless …" refers to a row shown (a
+    tester saw "withdraw all" with no row for the melds staged, and that footnote)."""
+    from meldhall import new_game
+    from meldhall.bots.staging import planning_actions
+
+    seen = 0
+    for seed in range(30):
+        s = new_game("classic-canasta", players=2, seed=seed).apply_text("draw")
+        obs, legal = s.observation(s.to_act[0]), s.legal_actions()
+        plans = [p for p in planning_actions(obs, legal)
+                 if str(p).startswith("meld") and "," in str(p)]
+        if not plans:
+            continue
+        steps = s._expand(plans[-1])  # the last of the listed meldings: seldom the bot's
+        for a in steps:
+            if not getattr(type(a), "PRIVATE", False):
+                break
+            s = s.apply(a)
+        h = hint(s, bot="ismcts:24", seed=1)
+        now = str(h.next if h.next is not None else h.action)
+        notes = " | ".join(h.notes)
+        if now.startswith("withdraw") and h.measured:
+            assert "goes on with the melds you have staged" in notes, (now, notes)
+        if "staged are kept" in h.footnote():
+            assert "goes on with the melds you have staged" in notes or not \
+                now.startswith("withdraw"), (now, notes)
+        seen += 1
+        if seen >= 4:
+            return
+    assert seen, "no seed in 0..29 with a two-meld first melding"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from meldhall.bots import make_bot
-from meldhall.bots.ismcts import IsmctsBot
-from meldhall.bots.staging import next_step
+from meldhall.bots.ismcts import ActionValue, IsmctsBot
+from meldhall.bots.staging import next_step, planning_actions
 from meldhall.errors import OptionsError
 from meldhall.game import Action, Observation, State
 
@@ -303,11 +303,21 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
 
     # the search's best move that goes on with what is staged (None with nothing staged)
     going_on = next((av for av in ranked if not withdraws(av)), None) if staged_now else None
-    if root and others and best.visits >= 2:
+    if staged_now and going_on is None and root:
+        # the search explored no move that keeps what is staged: the melding they make (or
+        # the nearest one holding them) is measured beside the others all the same, so the
+        # player sees how committing what they staged compares (a tester saw "withdraw all"
+        # recommended with no row for the melds staged)
+        cont = _staged_continuation(observation, legal)
+        if cont is not None:
+            going_on = ActionValue(cont, 0, None, False)
+    kept_staged = False  # the staged melds were the reference of the comparison
+    if root and (others or going_on is not None) and best.visits >= 2:
         best, others, notes, why = _measured_together(
             measure, observation, ranked, others, level, penalty, rng, going_on, withdraws)
         measured = best.visits
         value_se = best.stderr
+        kept_staged = going_on is not None and withdraws(ranked[0])
     elif root and staged_now and withdraws(best):
         # too few playouts to compare: going on with what is staged is the reference
         if going_on is not None:
@@ -342,10 +352,38 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         # the table's side of the why (what the move does), then the figures'
         why = _with_reason(why, game_reason(game, observation, best.action))
     action = step if staged_now else best.action
+    z = getattr(level, "gate_z", None) or 1.0
+    # the rule that decided: the hint's own where it measured the moves together (the
+    # search bot's gate did not decide then), else the search's
+    rule = _hint_rule(measured, kept_staged, z) if measured else gate_rule(level)
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
-                plan, step, why, notes, gate_rule(level), penalty, measured,
-                _partnership(game, observation), getattr(level, "gate_z", None) or 1.0,
-                observation.players, value_se, staged_now)
+                plan, step, why, notes, rule, penalty, measured,
+                _partnership(game, observation), z,
+                observation.players, value_se, kept_staged)
+
+
+def _hint_rule(deals: int, kept_staged: bool, gate_z: float) -> str:
+    """The rule a measured hint recommends by, in one sentence (its ``gate``)."""
+    rule = (f"The hint recommends the move that did best on its {deals} sampled "
+            f"deal{'s' if deals != 1 else ''}")
+    if kept_staged:
+        return (rule + ", except that the melds you have staged are kept unless a move that "
+                f"withdraws them does better by more than {_margin(gate_z)}.")
+    return rule + "."
+
+
+def _staged_continuation(observation: Observation, legal: Sequence[Action]) -> Action | None:
+    """The whole move (a planning action, CC-6.9, RR-6.11, SH-8.1) that goes on with the
+    melds staged without withdrawing any: the one that commits exactly them first (its next
+    step ``meld done`` / ``contract done``, or the take or discard that commits), else the
+    first that adds to them; ``None`` if none does."""
+    plans = planning_actions(observation, legal)
+    going = [p for p in plans
+             if not str(next_step(observation, p, legal)).startswith("withdraw")]
+    for p in going:
+        if type(next_step(observation, p, legal)).__name__ in ("MeldDone", "ContractDone"):
+            return p
+    return going[0] if going else None
 
 
 def _partnership(game: str, observation: Observation) -> bool:
@@ -443,13 +481,12 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if i == g and keep_staged:
             note = "goes on with the melds you have staged"
         elif i == 0:
-            # with melds staged that it does not hold, the search's choice (planned from the
-            # whole hand) is not the recommendation: say where it comes from
-            # not "first choice": a player read that as the recommendation
-            note = ("what the search bot would play, from your whole hand (its own, shorter "
-                    "search)" if keep_staged else
-                    "what the search bot would play (its own, shorter search)") + (
-                        " (the heuristic bot's move too)" if m.heuristic else "")
+            # the search's pick, which these deals rate lower: said as such, so the player
+            # knows which figure to trust (the hint's deals are more); not "what the search
+            # bot would play", which read as a second recommendation, worse than the first
+            # (with melds staged, "after withdrawing the staged melds" comes before it)
+            note = ("the heuristic bot's move; " if m.heuristic else "") + \
+                "the search's first pick, on fewer deals"
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
@@ -460,7 +497,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
-            note += f"; the same result as {twin} on every deal (played on, both come to the same)"
+            note = (f"{note}; " if note else "") + f"came out the same as {twin} on every deal"
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]

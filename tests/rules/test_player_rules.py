@@ -207,7 +207,7 @@ def test_examples_of_house_rule_notes():
     cc47 = find_rule("classic-canasta", "CC-4.7", players=True)
     cc47 = " ".join(cc47.split())
     assert ("Under the house rule *Black three as first upcard* (`black_three_upcard`) set to "
-            "“left on top, blocks the first player” (`leave`) only red threes") in cc47
+            "“left on top, blocks the first player” (value `leave`) only red threes") in cc47
     assert "*House rule" not in cc47 and " = " not in cc47
     # the cutthroat three-player game of a decision note, explained at CC-14.1
     assert "cutthroat" in find_rule("classic-canasta", "CC-14.1", players=True)
@@ -411,9 +411,9 @@ def test_no_source_names(game):
     assert not re.search(r"\b(Pagat|Britannica|Hoyle)\b", text)
     if game == "classic-canasta":
         text = " ".join(text.split())  # the house rules are reflowed list items
-        assert 'the player may meld first, no discard (`may_meld_first`)' in text
+        assert 'the player may meld first, no discard (value `may_meld_first`)' in text
         # a value the lobby has words for reads in them, the name beside
-        assert 'left on top, blocks the first player (`leave`)' in text
+        assert 'left on top, blocks the first player (value `leave`)' in text
         assert '`pagat`' in text
 
 
@@ -445,7 +445,7 @@ def test_option_names_are_never_the_words_of_a_sentence(game):
     assert not re.search(r"\b[Uu]nder `", text)
     assert not re.search(r"By default `[a-z_]+` \(", text)
     if game == "shanghai-rummy":
-        assert "clockwise from the player in turn (`next_in_turn`)" in text
+        assert "clockwise from the player in turn (value `next_in_turn`)" in text
         assert "With the house rule *Go out without a discard* (`go_out_without_discard`) on," \
             in text
         assert "set to on, the discarder may buy too" in text

@@ -118,7 +118,7 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     # used to fall back to the page's body, and the player had to Tab from the top again)
     page.focus('button[data-action="draw"]')
     page.keyboard.press("Enter")
-    expect(page.locator("#log")).to_contain_text("draw")
+    expect(page.locator("#log")).to_contain_text("drew")
     expect(page.locator("#hand .card-btn:focus, #actions button:focus")).to_have_count(1)
 
     # select the meld's cards in the hand, then its button appears
@@ -139,7 +139,7 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     expect(page.locator("#staged .staged-meld")).to_have_count(1)
     page.click('#staged button[data-action="meld done"]')
     expect(page.locator("#melds")).to_contain_text(f"{wanted[0]} \u00d7")
-    expect(page.locator("#log")).to_contain_text(shown("meld " + " ".join(wanted)))
+    expect(page.locator("#log")).to_contain_text(shown("melded " + " ".join(wanted)))
     expect(page.locator("#staged")).to_have_count(0)
 
     # discard: select one card, press the discard button shown for it
@@ -148,7 +148,8 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     discard = page.locator('#actions button.primary[data-action^="discard"]').first
     text = discard.get_attribute("data-action")
     discard.click()
-    expect(page.locator("#log")).to_contain_text(shown(text))
+    # the log says it done, in one past-tense sentence ("discarded 7♥")
+    expect(page.locator("#log")).to_contain_text(shown(text.replace("discard", "discarded", 1)))
 
     # the bots play; my move again: a refused move shows its rule ID
     expect(page.locator(".turn.mine")).to_be_visible(timeout=30000)
@@ -508,7 +509,7 @@ def test_hint_then_play_the_suggested_move(server, browser, artifacts):
     t, page, errors = open_seat_against_bots(browser, server, seed)
     tok = t["seats"][0]["token"]
     page.click('button[data-action="draw"]')
-    expect(page.locator("#log")).to_contain_text("draw")
+    expect(page.locator("#log")).to_contain_text("drew")
     expect(page.locator("#hand button.card-btn")).to_have_count(12)
 
     # keyboard: focus the Hint button, Enter; the focus lands on the recommended move
@@ -601,7 +602,7 @@ def test_selection_cleared_after_a_kind_named_discard(server, browser):
                 if kind == "2" else f"any {kind} from your hand")
     expect(button).to_have_attribute("title", re.compile(re.escape(expected) + r".*\(CC-5\.9\)"))
     button.click()
-    expect(page.locator("#log")).to_contain_text(shown(f"discard {kind}"))
+    expect(page.locator("#log")).to_contain_text(shown(f"discarded {kind}"))
     expect(page.locator(f'#hand button[data-card="{gone}"]')).to_have_count(0)
     expect(page.locator(f'#hand button[data-card="{kept}"]')).to_have_count(1)
     expect(selected).to_have_count(0)
@@ -694,7 +695,7 @@ def test_staged_melding_in_the_browser(server, browser, artifacts):
     page.goto(server.base + t["seats"][0]["url"])
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     page.click('button[data-action="draw"]')
-    expect(other.locator("#log")).to_contain_text("draw")
+    expect(other.locator("#log")).to_contain_text("drew")
     expect(page.locator("#staged")).to_have_count(0)
 
     # the other page's baseline, once the draw (public) has reached it
@@ -795,9 +796,9 @@ def test_staged_melding_in_the_browser(server, browser, artifacts):
     page.keyboard.press("Enter")
     expect(page.locator("#staged")).to_have_count(0)
     committed = "meld " + ", ".join(sorted([m1, m2], key=lambda m: "AKQJ1098765432".index(m[0])))
-    expect(page.locator("#log")).to_contain_text(shown(committed))
+    expect(page.locator("#log")).to_contain_text(shown("melded" + committed[4:]))
     # the other page now shows the melds (and its version moved on)
-    expect(other.locator("#log")).to_contain_text(shown(committed))
+    expect(other.locator("#log")).to_contain_text(shown("melded" + committed[4:]))
     for m in (m1, m2):
         expect(other.locator("#melds")).to_contain_text(f"{m.split()[0]} \u00d7")
     assert server.view(t["table"], tok1)["common"]["version"] > public
@@ -1038,7 +1039,7 @@ def test_log_names_cards_with_suit_symbols(server, browser, artifacts):
         st = st.apply_text(move, seat)
     assert LETTER_CARD.search(discard)                       # the engine: "discard KH"
     log = page.locator("#log")
-    expect(log).to_contain_text(shown(discard))              # the page: "discard K♥"
+    expect(log).to_contain_text(shown("discarded" + discard[7:]))  # the page: "discarded K♥"
     assert re.search(r"[\u2660\u2665\u2666\u2663]", shown(discard))
     expect(log).to_contain_text(re.compile(r"upcard (10|[2-9AKQJ])[\u2660\u2665\u2666\u2663]"))
     text = log.inner_text()
@@ -1260,7 +1261,7 @@ def test_statistics_count_people_and_only_games_played(server, browser):
     expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     hand_to_bot(played, 1)
     page.click('button[data-action="draw"]')
-    expect(page.locator("#log")).to_contain_text("Me (you): draw")
+    expect(page.locator("#log")).to_contain_text("Me (you): drew")
     hand_to_bot(played, 0)
     finish(played)
     expect(page.locator("#finished")).to_contain_text("Game over")
@@ -1389,7 +1390,18 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 logPanel([{seat: -1, action: "", note: "deal 1 ends: seat 1 goes out; totals 30, 0, 5"}],
                          names, 1, 60, null, "shanghai-rummy", "deal_end").textContent,
                 logPanel([{seat: 2, action: "draw", note: "declines 10S"}],
-                         names, 1, 60, null, "shanghai-rummy", "draw").textContent];
+                         names, 1, 60, null, "shanghai-rummy", "draw").textContent,
+                logPanel([{seat: 0, action: "discard Q", note: "QH"},
+                          {seat: 1, action: "draw", note: "places 3D"},
+                          {seat: 2, action: "pass", note: ""},
+                          {seat: 0, action: "contract 7S 7H JK=7D, 5S 6S 7S 8S",
+                           note: "makes the contract (melds 1, 2)"},
+                          {seat: 1, action: "layoff 9H -> 2", note: ""},
+                          {seat: 2, action: "buy", note: "buys 5H with a penalty card (buy 1 of 3)"}],
+                         names, 1, 60, null, "shanghai-rummy", "meld").textContent,
+                logPanel([{seat: -1, action: "", note: "upcard 2S JK 3H 5S (pile frozen)"},
+                          {seat: 0, action: "take K K", note: "takes the pile (10 cards); places 3H"}],
+                         names, 1, 60, null, "classic-canasta", "meld").textContent];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
@@ -1400,16 +1412,24 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "you are being offered the upcard",
                      "the upcard is offered to Ann; you may not act now",
                      # Railroad's bare "pass" says what it was (RR-12.2 or the kitty)
-                     "1.Ann: pass \u2014 left the kitty untaken2.Bob (you): draw",
-                     "1.Ann: pass \u2014 did not take the pile: the hand ended (RR-12.2)",
+                     "1.Ann: left the kitty untaken2.Bob (you): drew",
+                     "1.Ann: did not take the pile: the hand ended (RR-12.2)",
                      # a bare verb reads as its note, not "take — the pile (2 cards)"
                      "1.Ann: took the pile (2 cards)",
-                     # with its cards, the note whole: the same verb as the bare take
-                     "1.Ann: take 8 2 \u2014 took the pile (3 cards)",
+                     # with its cards: one past-tense sentence, the same verb as the bare take
+                     "1.Ann: took the pile (3 cards) with 8 2",
                      # a Shanghai deal's totals say whose they are (a tester read bare numbers)
                      "1.Table: deal 1 ended: Bob (you) went out; totals: Ann 30, Bob (you) 0, Cleo 5",
                      # a Shanghai draw that declined the upcard: the note alone, not "draw — declined"
-                     "1.Cleo: declined 10\u2660"], named
+                     "1.Cleo: declined 10\u2660",
+                     # one past-tense sentence a line, never a command beside a past tense
+                     "1.Ann: discarded Q\u26652.Bob (you): drew; placed 3\u26663.Cleo: did not buy"
+                     "4.Ann: made the contract 7\u2660 7\u2665 Jk=7\u2666, 5\u2660 6\u2660 7\u2660 8\u2660 (melds 1, 2)"
+                     "5.Bob (you): laid off 9\u2665 -> 2"
+                     "6.Cleo: bought 5\u2665 with a penalty card (buy 1 of 3)",
+                     # several cards turned up at the deal: only the last is the upcard
+                     "1.Table: turned up 2\u2660 Jk 3\u2665 5\u2660 to start the pile; the upcard is "
+                     "5\u2660 (pile frozen)2.Ann: took the pile (10 cards) with K K; placed 3\u2665"], named
     page.close()
 
 

@@ -435,7 +435,7 @@ def test_animations_fly_cards_and_can_be_turned_off(server, browser):
     expect(page.locator(".turn.mine")).to_have_count(0)
     seat, action = m.choose()
     m.send(action, seat)                         # the other seat draws
-    expect(page.locator("#log")).to_contain_text(f"{NAMES[1]}: draw")
+    expect(page.locator("#log")).to_contain_text(f"{NAMES[1]}: drew")
     time.sleep(0.5)
     assert page.evaluate("window.__flights") == flights
     assert not errors, errors
@@ -524,5 +524,28 @@ def test_lobby_shows_this_browsers_statistics(server, browser, artifacts):
     expect(page.locator("#mine li")).to_have_count(2)
     expect(total.nth(0)).to_have_text("2")
     assert page.locator("#stats-profile").inner_text() == profile
+    assert not errors, errors
+    page.close()
+
+
+def test_the_header_jump_links_keep_the_seat(server, browser):
+    """At 390×844 the header's "Your hand" and "Scores and log" scroll to their part of the
+    page and keep the address (its fragment holds the table and the seat's key): a tester
+    tapped one and the page said "This link has no table or no token"."""
+    from playwright.sync_api import expect
+
+    m = Mirror(server, "classic-canasta", 2, 3)
+    url = m.url(0)
+    page, errors = open_seat(browser, url, PHONE)
+    for name, part in (("Your hand", "#me"), ("Scores and log", "#side")):
+        page.click(f'nav.jump a[href="{part}"]')
+        expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+        assert page.url == url
+        top = page.locator(part).bounding_box()
+        assert top is not None and -2 <= top["y"] < PHONE[1] - 40, (name, top)  # in view
+    # an in-page anchor typed into the address keeps the seat too
+    page.evaluate("location.hash = 'me'")
+    page.wait_for_timeout(300)
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
     assert not errors, errors
     page.close()

@@ -101,3 +101,32 @@ def test_bad_format_is_malformed(server):
     r = server.request("GET", "/api/rules/classic-canasta?format=pdf")
     assert r.status_code == 422
     assert r.json()["error"]["code"] == "malformed"
+
+
+def test_the_page_lists_a_tables_house_rules(server):
+    """The table's "the rules" link passes its options: the page lists the house rules that
+    differ from the rules as written, in the lobby's words with the rules they change, above
+    the rules; and says how to find a rule for the web, not by a terminal command (a tester
+    read "`meldhall rules …` shows that rule" on the page)."""
+    import json
+    from urllib.parse import quote
+
+    options = {"wild_ratio": "pagat", "player_count": 4, "copy_choice": "uniform"}
+    r = server.request("GET", "/api/rules/classic-canasta?format=html&players=4&house="
+                       + quote(json.dumps(options)))
+    assert r.status_code == 200, r.text
+    page = r.text
+    box = page[page.index('<section class="table-house-rules">'):page.index("</section>")]
+    assert "House rules at this table" in box and "at most 3 wild cards" in box
+    assert 'href="#CC-6.2"' in box
+    assert "copy" not in box.lower() and "player count" not in box.lower()  # not house rules
+    assert "meldhall rules classic-canasta" not in page
+    assert "every rule ID on this page and at the table is a link" in page
+    # no house rule: said so; a bad option: refused, not a page
+    plain = server.request("GET", "/api/rules/classic-canasta?format=html&house=%7B%7D").text
+    assert "None: the rules below are played as written" in plain
+    bad = server.request("GET", "/api/rules/classic-canasta?format=html&house="
+                         + quote(json.dumps({"wild_ratio": "many"})))
+    assert bad.status_code in (404, 422) and "wild_ratio" in bad.text
+    assert server.request("GET", "/api/rules/classic-canasta?format=html&house=%5B%5D"
+                          ).status_code == 422

@@ -377,7 +377,8 @@ def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool) -> Text:
         t.append("\neligible", style="green")
     else:
         # a player waited all hand for the kitty prompt: say what opens it (RR-10.2)
-        t.append("\nneeds a red,\nwild or sevens\ncanasta", style="dim")
+        # (a tester read "needs a red, wild or sevens canasta" as cryptic: say what it opens)
+        t.append("\nyours to take\nonce you close\na red, wild or\nsevens canasta", style="dim")
     return t
 
 

@@ -190,29 +190,114 @@ def pretty_notation(text: str) -> str:
     return notation_text(text).plain
 
 
+#: Whole actions said in the log's past tense.
+_WHOLE_PAST = {"draw": "drew", "withdraw": "withdrew the last staged meld",
+               "withdraw all": "withdrew the staged melds",
+               "meld done": "laid down the staged melds",
+               "contract done": "laid down the contract", "kitty": "took the kitty",
+               "pass": "passed", "buy": "bought the upcard", "take": "took the upcard",
+               "deal": "dealt", "ask": "asked \u201cmay I go out?\u201d",
+               "yes": "answered yes", "no": "answered no"}
+#: An action's verb in the past tense, followed by its notation: ``discard Q`` -> ``discarded
+#: Q``; ``take 8 8`` takes the pile with those cards from hand (CC-8).
+_VERB_PAST = {"discard": "discarded", "meld": "melded", "add": "added", "stage": "staged",
+              "take": "took the pile with", "contract": "laid down the contract",
+              "layoff": "laid off", "swap": "swapped", "out": "went out:", "ask": "asked",
+              "buy": "bought"}
+_ONLY_CARDS = re.compile(r"^(?:(?:10|[2-9AJQK])[SHDC♠♥♦♣]|JK|Jk)(?: (?:(?:10|[2-9AJQK])"
+                         r"[SHDC♠♥♦♣]|JK|Jk))*$")
+
+
+_UPCARDS = re.compile(r"^upcard ((?:[^\s()]+ )+?)([^\s()]+)( \(pile frozen\))?$")
+
+
+def _turned_up(note: str) -> str:
+    """The deal's ``upcard 2S JK 3H 5S (pile frozen)`` (CC-4.7, RR-4.8: wild cards and red
+    threes turned up are covered by the next card) said as what happened: ``turned up 2S JK
+    3H 5S to start the pile; the upcard is 5S (pile frozen)``; one card stays ``upcard 5S``."""
+    m = _UPCARDS.match(note)
+    if not m:
+        return note
+    frozen = m.group(3) or ""
+    return f"turned up {m.group(1)}{m.group(2)} to start the pile; the upcard is {m.group(2)}{frozen}"
+
+
+def action_past(action: str) -> str:
+    """An action's notation as a log says it was done, in the past tense (its cards kept in
+    notation): ``discard Q`` -> ``discarded Q``, ``draw`` -> ``drew``, ``meld done`` ->
+    ``laid down the staged melds``, ``layoff 9H -> 2`` -> ``laid off 9H -> 2``; an action
+    this does not know is returned as it is."""
+    a = action.strip()
+    if a in _WHOLE_PAST:
+        return _WHOLE_PAST[a]
+    verb, _, rest = a.partition(" ")
+    past = _VERB_PAST.get(verb)
+    return f"{past} {rest}" if past else a
+
+
 def log_line(action: str, note: str, note_style: str = "dim") -> Text:
-    """A log entry's action (bold) and note, card tokens in suit symbols, the note in the
-    log's past tense (:func:`past_tense`): ``discard Q — Q♥``, ``take 5 5 — took the pile
-    (38 cards)``; a bare verb that its note says again (``take`` / ``takes the pile``) is the
-    note alone (``took the pile (2 cards)``); a note alone is plain."""
+    """A log entry as one past-tense sentence, card tokens in suit symbols: the action
+    (:func:`action_past`, bold) then its note (:func:`past_tense`): ``discarded Q♥`` (a note
+    that is the card itself stands for the action's cards), ``took the pile with 5 5; took
+    the pile (38 cards)`` is said ``took the pile (38 cards) with 5 5``, ``drew; placed
+    3♦``; a bare verb that its note says again (``take`` / ``takes the pile``, ``buy`` /
+    ``buys 5♥``, Shanghai's ``draw`` / ``declines 10♠``, ``pass`` / ``did not buy``) is the
+    note alone; a note alone is plain.  (It read ``discard Q — Q♥``, a command beside a past
+    tense, which players found mixed.)"""
     text = Text()
     verb = action.strip()
     if verb == "kitty" and note and not note.startswith(("takes the kitty", "took the kitty")):
-        note = f"takes the kitty; {note}"  # "kitty — places 3♦" did not say it was taken
-    if verb and " " not in verb and (note.lower().startswith(verb.lower() + "s ")
-                                     or (verb == "draw" and note.startswith(("declines ", "declined ")))):
-        # a bare verb whose note says it again ("take — takes the pile (2 cards)", which read
-        # as "take — the pile" once shortened): the note alone, in the log's past tense
+        note = f"took the kitty; {note}"  # "kitty" alone did not say it was taken
+        verb = ""
+    low = note.lower()
+    if verb and " " not in verb and (low.startswith((verb.lower() + "s ", verb.lower() + " "))
+                                     or low.startswith(_WHOLE_PAST.get(verb, "\0"))
+                                     or (verb == "draw" and low.startswith(("declines ",
+                                                                            "declined ")))
+                                     or (verb == "pass" and low.startswith(("did not ",
+                                                                            "does not ",
+                                                                            "left ",
+                                                                            "leaves ")))):
+        # a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
+        # alone, in the log's past tense
         text.append_text(notation_text(past_tense(note), style=note_style))
         return text
-    if action:
-        text.append_text(notation_text(action, style="bold"))
+    if not verb:
+        if note:
+            text.append_text(notation_text(_turned_up(note)))
+        return text
+    head, _, rest = verb.partition(" ")
+    if note and rest and _ONLY_CARDS.match(note.strip()):
+        # "discard Q" whose note is the card discarded (Q♥): said once, with its suit
+        text.append_text(notation_text(f"{action_past(head + ' x')[:-2]} {note.strip()}",
+                                       style="bold"))
+        return text
+    if note and head == "take" and rest and low.startswith(("took the pile", "takes the pile")):
+        # "took the pile (38 cards) with 5 5[; placed 3♦]"
+        took, sep, more = past_tense(note).partition("; ")
+        text.append_text(notation_text(f"{took} with {rest}", style="bold"))
+        if sep:
+            text.append("; ", style="dim")
+            text.append_text(notation_text(more, style=note_style))
+        return text
+    if note and head == "contract" and low.startswith(("makes the contract", "made the "
+                                                        "contract")):
+        # "made the contract 7♠ 7♥ Jk=7♦, 5♠ 6♠ 7♠ 8♠ (melds 1, 2)"
+        _, paren, tail = note.partition(" (")
+        text.append_text(notation_text(f"made the contract {rest}", style="bold"))
+        if paren:
+            text.append_text(notation_text(f" ({tail}", style=note_style))
+        return text
+    if head == "out" and rest:
+        # "out A A A, K K K; discard 4": "went out with A A A, K K K, discarding 4"
+        melds, _, card = rest.partition("; discard ")
+        said = f"went out with {melds}" + (f", discarding {card}" if card else "")
+        text.append_text(notation_text(said, style="bold"))
+    else:
+        text.append_text(notation_text(action_past(verb), style="bold"))
     if note:
-        if action:
-            text.append(" — ", style="dim")
-            text.append_text(notation_text(past_tense(note), style=note_style))
-        else:
-            text.append_text(notation_text(note))
+        text.append("; ", style="dim")
+        text.append_text(notation_text(past_tense(note), style=note_style))
     return text
 
 
@@ -249,7 +334,8 @@ def column_labels(players: int, ncols: int, side_of: Sequence[int],
 _PAST = {"draws": "drew", "takes": "took", "places": "placed", "buys": "bought",
          "declines": "declined", "passes": "passed", "melds": "melded", "discards": "discarded",
          "goes": "went", "lays": "laid", "swaps": "swapped", "asks": "asked",
-         "answers": "answered", "gets": "got", "receives": "received", "does": "did"}
+         "answers": "answered", "gets": "got", "receives": "received", "does": "did",
+         "makes": "made", "leaves": "left"}
 
 
 _ENDS = re.compile(r"^((?:deal|hand) \d+) ends\b")

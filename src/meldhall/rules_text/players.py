@@ -428,7 +428,8 @@ def _value_words(name: str, raw: str, choices: dict[str, dict[Any, str]]) -> str
     value = raw.strip('"')
     words = choices.get(name, {}).get(value)
     if words is not None and raw.startswith('"'):
-        return f"“{words}” (`{value}`)"
+        # "(value `pagat`)": a bare "(pagat)" read as the name of a source
+        return f"“{words}” (value `{value}`)"
     return f"`{raw}`"
 
 
@@ -436,7 +437,7 @@ def _quoted_values(text: str, name: str, choices: dict[str, dict[Any, str]]) -> 
     """A house-rules cell's quoted values (`` `"cover"` ``) in the lobby's words."""
     def said(m: re.Match[str]) -> str:
         words = choices.get(name, {}).get(m.group(1))
-        return m.group(0) if words is None else f"{words} (`{m.group(1)}`)"
+        return m.group(0) if words is None else f"{words} (value `{m.group(1)}`)"
     # a value the cell explains itself ('`"leave"` (stays on top, …)') keeps that explanation
     def explained(m: re.Match[str]) -> str:
         # the lobby's words where it has them ("clockwise from the player in turn
@@ -444,7 +445,7 @@ def _quoted_values(text: str, name: str, choices: dict[str, dict[Any, str]]) -> 
         words = choices.get(name, {}).get(m.group(1))
         if words is None:
             return f"`{m.group(1)}` ({m.group(2)})"
-        return f"{words} (`{m.group(1)}`)"
+        return f"{words} (value `{m.group(1)}`)"
 
     text = re.sub(r'`"([a-z_]+)"` \(([^()]*)\)', explained, text)
     return re.sub(r'`"([a-z_]+)"`', said, text)

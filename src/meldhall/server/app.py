@@ -445,8 +445,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     @app.get("/api/rules/{game}")
-    async def rules_whole(game: str, format: str = "json"):
-        return await asyncio.to_thread(_rules, game, None, format)
+    async def rules_whole(game: str, format: str = "json", house: str | None = None,
+                          players: int | None = None):
+        return await asyncio.to_thread(_rules, game, None, format, house, players)
 
     @app.get("/api/rules/{game}/{rule_id}")
     async def rules_one(game: str, rule_id: str, format: str = "json"):
@@ -583,8 +584,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _rules(game: str, rule_id: str | None, fmt: str) -> Any:
-    """The players' rules of ``game`` (or one rule or section) as JSON or as an HTML page."""
+def _rules(game: str, rule_id: str | None, fmt: str, house: str | None = None,
+           players: int | None = None) -> Any:
+    """The players' rules of ``game`` (or one rule or section) as JSON or as an HTML page;
+    ``house``: a table's options (a JSON object, at most 4 KB), whose house rules the page
+    lists above the rules (``players``: the table's players)."""
     if fmt not in ("json", "html"):
         raise Refusal("malformed", f"format must be 'json' or 'html', not {fmt[:20]!r}",
                       status=422)
@@ -593,10 +597,26 @@ def _rules(game: str, rule_id: str | None, fmt: str) -> Any:
                       status=404)
     try:
         if fmt == "html":
-            return HTMLResponse(rules_page.rules_page(game, rule_id))
+            listed = None
+            if house is not None:
+                listed = rules_page.table_house_rules(game, _house_options(house), players)
+            return HTMLResponse(rules_page.rules_page(game, rule_id, listed))
         return rules_page.rules_json(game, rule_id)
     except MeldhallError as exc:       # an unknown game or rule ID
         raise Refusal("not_found", str(exc), status=404) from None
+
+
+def _house_options(text: str) -> dict[str, Any]:
+    """A table's options from the rules page's ``house`` parameter (a JSON object)."""
+    if len(text) > 4096:
+        raise Refusal("too_large", "house: at most 4096 characters", status=422)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise Refusal("malformed", "house must be a JSON object of options", status=422) from None
+    if not isinstance(value, dict):
+        raise Refusal("malformed", "house must be a JSON object of options", status=422)
+    return value
 
 
 def _check_frame(text: str | None, data: bytes | None) -> tuple[str, str] | None:

@@ -26,7 +26,7 @@ from meldhall.rules_text import (
     rule_ids,
 )
 
-__all__ = ["rule_url", "rules_json", "rules_page"]
+__all__ = ["rule_url", "rules_json", "rules_page", "table_house_rules"]
 
 _RULE_REF = re.compile(r"\b(?:CC|RR|SH)-\d+(?:\.\d+)?\b")
 _RULE_ID = re.compile(r"^[A-Z]{2}-\d+\.\d+$")
@@ -113,7 +113,9 @@ def _one(game: str, rule_id: str | None) -> tuple[str, str | None, str]:
     """(Markdown, normalised rule ID, HTML fragment); raises OptionsError for an unknown game
     or rule."""
     if rule_id is None:
-        text = player_rules(game)
+        # said for the web: every rule ID here is a link (the terminal's command is not)
+        text = _TERMINAL_HOW.sub(", and every rule ID on this page and at the table is a link "
+                                 "to the rule.", player_rules(game), count=1)
         return text, None, _render(text, game, whole=True)
     text = find_rule(game, rule_id, players=True)
     return text, normalize_rule_id(game, rule_id), _render(text, game, whole=False)
@@ -131,10 +133,72 @@ def rules_json(game: str, rule_id: str | None = None) -> dict[str, Any]:
     return out
 
 
-def rules_page(game: str, rule_id: str | None = None) -> str:
+#: The players' text opens by saying how to find a rule in the terminal; a web page says it
+#: for the web (a tester read the command beside the links as out of place).
+_TERMINAL_HOW = re.compile(r",\s+and\s+`meldhall\s+rules\s+[^`]*`\s+shows\s+that\s+rule\s+"
+                           r"\(`meldhall\s+rules\s+[^`]*`\s+the\s+whole\s+section\);\s+at\s+"
+                           r"the\s+web\s+table\s+the\s+rule\s+IDs\s+are\s+links\.")
+_NOT_HOUSE_RULES = ("player_count", "copy_choice")
+
+
+def table_house_rules(game: str, options: dict[str, Any], players: int | None = None
+                      ) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The house rules of a table in a player's words: per option that differs from the
+    rules as written, ``(label, value in words, rule IDs it changes)``.
+
+    Args:
+        game: a game name.
+        options: the table's options (a JSON object: option name -> value), validated here.
+        players: the table's players (some options depend on them); the game's default if
+            ``None``.
+
+    Raises:
+        MeldhallError: an unknown game, option or value (or one the players do not allow).
+    """
+    from meldhall import new_game
+    from meldhall.rules_text.players import house_rules, option_labels, spec_blocks
+    from meldhall.rules_text.spec import rules_text
+
+    chosen = new_game(game, players=players, seed=0, options=options).options.to_json()
+    base = new_game(game, players=players, seed=0).options.to_json()
+    labels, words = option_labels(game)
+    affects = {r.name: r.affects for b in spec_blocks(rules_text(game))
+               if b.kind == "house_rules" for r in house_rules(b)}
+    out = []
+    for name, value in chosen.items():
+        if name in _NOT_HOUSE_RULES or base.get(name) == value:
+            continue
+        said = words.get(name, {}).get(value)
+        if said is None:
+            said = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        out.append((labels.get(name, name.replace("_", " ")), said, affects.get(name, ())))
+    return out
+
+
+def _house_rules_box(game: str, rules: list[tuple[str, str, tuple[str, ...]]]) -> str:
+    """The page's box of a table's house rules (rule IDs linked to their anchors)."""
+    if not rules:
+        return ('<section class="table-house-rules"><h2>House rules at this table</h2>'
+                "<p>None: the rules below are played as written.</p></section>\n")
+    items = []
+    for label, said, ids in rules:
+        links = ", ".join(f'<a href="#{html.escape(i)}">{html.escape(i)}</a>' for i in ids)
+        items.append(f"<li><strong>{html.escape(label)}</strong>: {html.escape(said)}"
+                     + (f" (changes {links})" if links else "") + "</li>")
+    return ('<section class="table-house-rules"><h2>House rules at this table</h2>'
+            "<p>The rules below are the rules as written; this table plays them with these "
+            "changes (each rule they change says so):</p><ul>" + "".join(items)
+            + "</ul></section>\n")
+
+
+def rules_page(game: str, rule_id: str | None = None,
+               house: list[tuple[str, str, tuple[str, ...]]] | None = None) -> str:
     """A whole HTML page of the players' rules (or of one rule); no script, the site's style
-    sheet; raises OptionsError for an unknown game or rule."""
+    sheet; ``house``: a table's house rules (:func:`table_house_rules`), shown above the rules
+    when given.  Raises OptionsError for an unknown game or rule."""
     _, rid, fragment = _one(game, rule_id)
+    if house is not None:
+        fragment = _house_rules_box(game, house) + fragment
     title = _title(game)
     if rid is None:
         heading = ""

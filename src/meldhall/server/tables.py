@@ -751,7 +751,7 @@ class TableManager:
                 raise Refusal("illegal", f"{exc.rule_id}: {exc.reason}", rule_id=exc.rule_id,
                               reason=exc.reason, status=422) from None
             except NotationError as exc:
-                raise Refusal("notation", f"not an action: {exc}", status=422) from None
+                raise Refusal("notation", str(exc), status=422) from None
             except MeldhallError as exc:
                 raise Refusal("invalid", str(exc), status=422) from None
             canonical = str(action)

@@ -395,7 +395,7 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
     """
     raw = text.strip()
     if not raw:
-        raise NotationError("empty action: try draw, take, meld, add, discard, ask, out, pass")
+        raise NotationError("empty action: try draw, take, meld, stage, add or discard")
     head, _, rest = raw.partition(" ")
     head = head.lower()
     rest = rest.strip()
@@ -428,7 +428,8 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
         if not rest.isdigit():
             raise NotationError("ask takes a partner's seat number, e.g. 'ask 2'")
         return Ask(int(rest))
-    if head == "withdraw":
+    if head in ("withdraw", "undo"):
+        # "undo" is the word of the terminal's and the web's staged-melds buttons (CC-6.9)
         if rest.lower() not in ("", "all"):
             raise NotationError("write 'withdraw' (the last staged meld) or 'withdraw all'")
         return Withdraw(rest.lower() == "all")
@@ -467,7 +468,10 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
         if wrong:
             raise IllegalActionError(
                 rules["add_kind"],
-                f"{_article(wrong[0])} cannot join a meld of {format_kind(rank)}s")
+                # not "a 4 cannot join a meld of 9s", which read as if a meld of 9s were
+                # on the table
+                f"only {format_kind(rank)}s and wild cards can be added to a meld of "
+                f"{format_kind(rank)}s, not {_article(wrong[0])}")
         if rank in (TWO, JOKER):
             return Add(rank, 0, kinds.count(TWO), kinds.count(JOKER))
         return Add(rank, kinds.count(rank), kinds.count(TWO), kinds.count(JOKER))
@@ -499,10 +503,12 @@ def parse_canasta_action(text: str, *, top_rank: int | None = None,
         if not body.strip():
             raise NotationError("out needs the melds, e.g. 'out 7 7 7 7 7 7 7, J J JK; discard 4'")
         return GoOut(_meld_specs(body, what="out", rules=rules), discard)
-    raise NotationError(
-        f"unknown action {head!r}: expected draw, take, meld, stage, withdraw, add, discard, "
-        "out, ask, yes, no, pass or deal"
-    )
+    # the moves of this game only (Railroad Canasta has a kitty and no partners to ask)
+    moves = ("draw, take, meld, stage, withdraw (or undo), add, discard, kitty, pass or deal"
+             if rules.get("red_three", "").startswith("RR") else
+             "draw, take, meld, stage, withdraw (or undo), add, discard, out, ask, yes, no, "
+             "pass or deal")
+    raise NotationError(f"{head!r} is not a move; the moves are {moves}")
 
 
 def token_kind(card: Card) -> int:

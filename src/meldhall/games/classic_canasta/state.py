@@ -409,8 +409,15 @@ class ClassicCanastaState(CanastaState):
                 "CC-5.2", "a turn begins by drawing from the stock ('draw') or taking the pile")
         # MELD phase
         if t is Draw or t is Take:
-            raise IllegalActionError(
-                "CC-5.5", "you have already drawn this turn (nothing may be undone)")
+            # said for what was done (a tester read "nothing may be undone" beside an undo)
+            if self.took:
+                done = "you have already taken the pile this turn (one draw a turn)"
+            elif t is Take:
+                done = ("you have already drawn from the stock this turn, so you may not take "
+                        "the pile now (a draw cannot be taken back)")
+            else:
+                done = "you have already drawn this turn (one draw a turn)"
+            raise IllegalActionError("CC-5.5", done)
         if t is Pass:
             if not self.no_discard:
                 raise IllegalActionError("CC-5.2", "a turn ends with a discard")

@@ -57,11 +57,11 @@ class RailroadCanastaOptions(GameOptions):
             first; None = RR-7.1 (RR-7.1).
         go_out_requirement: the canastas a player needs to go out: ``"all_four"`` (one of
             each type), ``"red_and_black"``, ``"any_two"`` or ``"any_one"`` (RR-11.1); the
-            types (RR-6.9): red, seven natural cards of a rank; black, with one to three wild
-            cards; wild, seven wild cards; sevens, seven natural sevens.
-        canasta_bonuses: points per canasta type (red: seven natural cards; black: with one
-            to three wild cards; wild: seven wild cards; sevens: seven natural sevens); None =
-            red 500, black 300, wild 1,000, sevens 1,500 (RR-13.2).
+            types (RR-6.9): red, seven natural cards of a rank other than 7; black, with one
+            to three wild cards; wild, seven wild cards; sevens, seven natural sevens.
+        canasta_bonuses: points per canasta type (red: seven natural cards, not 7s; black:
+            with one to three wild cards; wild: seven wild cards; sevens: seven natural
+            sevens); None = red 500, black 300, wild 1,000, sevens 1,500 (RR-13.2).
         going_out_bonus: points for going out (RR-13.4).
         red_three_bonus: points per placed red three (RR-13.3).
         red_three_replacement: drawn and dealt red threes are replaced (RR-5.3, RR-4.9).

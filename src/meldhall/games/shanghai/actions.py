@@ -511,7 +511,7 @@ def parse_shanghai_action(text: str) -> Action:
         if "," in rest:
             raise NotationError("stage takes one meld; stage the others one at a time")
         return stage_action(parse_meld(rest.split()))
-    if head == "withdraw":
+    if head in ("withdraw", "undo"):  # "undo": the staged-melds buttons' word (SH-8.1)
         if not rest:
             return WITHDRAW
         if rest.lower() == "all":
@@ -560,5 +560,6 @@ def parse_shanghai_action(text: str) -> Action:
         if kind != JOKER_KIND:
             decl = None
         return LayOff(kind, meld, decl, end)
-    raise NotationError(f"unknown action {head!r}: expected take, draw, buy, pass, stage, "
-                        "withdraw, contract done, contract, layoff, swap, discard or deal")
+    raise NotationError(f"{head!r} is not a move; the moves are take, draw, buy, pass, stage, "
+                        "withdraw (or undo), contract done, contract, layoff, swap, discard or "
+                        "deal")

@@ -442,7 +442,7 @@ export function namedTotals(note) {
 const PAST = { draws: "drew", takes: "took", places: "placed", buys: "bought", declines: "declined",
   passes: "passed", melds: "melded", discards: "discarded", goes: "went", lays: "laid",
   swaps: "swapped", asks: "asked", answers: "answered", gets: "got", receives: "received",
-  does: "did", leaves: "left" };
+  does: "did", leaves: "left", makes: "made" };
 const PAST_VERBS = Object.keys(PAST).join("|");
 const SEAT_VERB = new RegExp(`\\b([Ss]eat \\d+) (${PAST_VERBS})\\b`, "g");
 const AFTER_SEMI = new RegExp(`; (${PAST_VERBS})\\b`, "g");
@@ -479,25 +479,90 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
   entries.forEach((e, i) => {
     const who = seatName(names, e.seat, mySeat);
     const text = h("span.entry", h("span.who", who + ": "));
-    const bare = e.action && !/\s/.test(String(e.action).trim())
-      && (String(e.note || "").toLowerCase().startsWith(String(e.action).trim().toLowerCase() + "s ")
-        // Shanghai's "draw — declines 10♠" (SH-10.9): "declined 10♠", as the terminal writes it
-        || (String(e.action).trim() === "draw" && String(e.note || "").startsWith("declines ")));
-    if (bare) {
-      // a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
-      // alone ("takes the pile (2 cards)"), not "take — the pile (2 cards)"
-      text.append(h("span.note", notationNodes(seatsNamed(pastTense(e.note), names, mySeat))));
-      list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
-      return;
-    }
-    if (e.action) text.append(h("code", notationNodes(e.action)));
     const note = !e.note && game === "railroad-canasta" && String(e.action || "").trim() === "pass"
       ? railroadPass((log || [])[(log || []).length - entries.length + i + 1], phase)
       : logNote(e.action, e.note, game);
-    if (note) text.append(e.action ? " \u2014 " : "", h("span.note", notationNodes(seatsNamed(pastTense(note), names, mySeat))));
+    const [main, rest] = logSentence(e.action, note);
+    if (main) text.append(h(rest === null && !e.action ? "span.note" : "span.act", notationNodes(seatsNamed(main, names, mySeat))));
+    if (rest) text.append("; ", h("span.note", notationNodes(seatsNamed(rest, names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
   });
   return list;
+}
+
+// Whole actions, and actions' verbs, in the log's past tense (the terminal's action_past):
+// a log line is one sentence ("discarded Q♥", "took the pile (5 cards) with 8 8"), not a
+// command beside a past tense ("discard Q — Q♥"), which players read as a mix
+const WHOLE_PAST = { draw: "drew", withdraw: "withdrew the last staged meld",
+  "withdraw all": "withdrew the staged melds", "meld done": "laid down the staged melds",
+  "contract done": "laid down the contract", kitty: "took the kitty", pass: "passed",
+  buy: "bought the upcard", take: "took the upcard", deal: "dealt",
+  ask: "asked \u201cmay I go out?\u201d", yes: "answered yes", no: "answered no" };
+const VERB_PAST = { discard: "discarded", meld: "melded", add: "added", stage: "staged",
+  take: "took the pile with", contract: "laid down the contract", layoff: "laid off",
+  swap: "swapped", ask: "asked", buy: "bought" };
+const CARD = "(?:(?:10|[2-9AJQK])[SHDC]|JK)";
+const ONLY_CARDS = new RegExp(`^${CARD}(?: ${CARD})*$`);
+
+/** "discard Q" -> "discarded Q", "draw" -> "drew", "meld done" -> "laid down the staged
+ *  melds"; an action not known is returned as it is. */
+export function actionPast(action) {
+  const a = String(action || "").trim();
+  if (Object.prototype.hasOwnProperty.call(WHOLE_PAST, a)) return WHOLE_PAST[a];
+  const sp = a.indexOf(" ");
+  const verb = sp < 0 ? a : a.slice(0, sp);
+  const past = Object.prototype.hasOwnProperty.call(VERB_PAST, verb) ? VERB_PAST[verb] : null;
+  return past && sp >= 0 ? `${past} ${a.slice(sp + 1)}` : a;
+}
+
+/** A log entry as one past-tense sentence: ``[main, rest]``, the action's part (notation,
+ *  shown as the action) and what the note adds (``null``: nothing), as the terminal's
+ *  log_line: ``("discard Q", "QH")`` -> ``["discarded QH", null]``; ``("take 8 2", "takes
+ *  the pile (3 cards)")`` -> ``["took the pile (3 cards) with 8 2", null]``; ``("draw",
+ *  "places 3D")`` -> ``["drew", "placed 3D"]``; a bare verb its note says again (``take`` /
+ *  ``takes the pile``, Shanghai's ``draw`` / ``declines 10S``, ``pass`` / ``did not buy``)
+ *  -> ``[note, null]``. */
+export function logSentence(action, note) {
+  let verb = String(action || "").trim();
+  let n = String(note || "");
+  if (verb === "kitty" && n && !/^(takes|took) the kitty/.test(n)) {
+    n = `took the kitty; ${n}`;  // "kitty" alone did not say it was taken
+    verb = "";
+  }
+  const low = n.toLowerCase();
+  if (!verb) {
+    // the deal's "upcard 2S JK 3H 5S (pile frozen)": the covered cards were turned up first
+    // (CC-4.7, RR-4.8), only the last is the upcard
+    const m = /^upcard ((?:[^\s()]+ )+?)([^\s()]+)( \(pile frozen\))?$/.exec(n);
+    if (m) return [`turned up ${m[1]}${m[2]} to start the pile; the upcard is ${m[2]}${m[3] || ""}`, null];
+    return [pastTense(n), null];
+  }
+  const whole = Object.prototype.hasOwnProperty.call(WHOLE_PAST, verb) ? WHOLE_PAST[verb] : null;
+  if (!/\s/.test(verb) && n && (low.startsWith(verb.toLowerCase() + "s ") || low.startsWith(verb.toLowerCase() + " ")
+      || (whole && low.startsWith(whole))
+      || (verb === "draw" && /^declin(es|ed) /.test(low))
+      || (verb === "pass" && /^(did not|does not|left|leaves) /.test(low)))) {
+    return [pastTense(n), null];
+  }
+  const sp = verb.indexOf(" ");
+  const head = sp < 0 ? verb : verb.slice(0, sp);
+  const rest = sp < 0 ? "" : verb.slice(sp + 1);
+  if (n && rest && ONLY_CARDS.test(n.trim())) return [`${VERB_PAST[head] || head} ${n.trim()}`, null];
+  if (n && head === "take" && rest && /^(takes|took) the pile/.test(low)) {
+    const parts = pastTense(n).split("; ");
+    return [`${parts[0]} with ${rest}`, parts.length > 1 ? parts.slice(1).join("; ") : null];
+  }
+  if (n && head === "contract" && /^(makes|made) the contract/.test(low)) {
+    const paren = n.indexOf(" (");
+    return [`made the contract ${rest}${paren >= 0 ? n.slice(paren) : ""}`, null];
+  }
+  let main = actionPast(verb);
+  if (head === "out" && rest) {
+    const at = rest.indexOf("; discard ");
+    main = at < 0 ? `went out with ${rest}`
+      : `went out with ${rest.slice(0, at)}, discarding ${rest.slice(at + "; discard ".length)}`;
+  }
+  return [main, n ? pastTense(n) : null];
 }
 
 /** The score sheet: one row per hand, click a row for its breakdown (rule IDs). */

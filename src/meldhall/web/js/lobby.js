@@ -3,6 +3,7 @@
 import { api, absolute, forgetTable, GAME_TITLES, h, knownTables, rememberTable } from "./api.js";
 import { houseRuleChanges, matchingPreset, optionLabel, presetOptions, valueWords } from "./houserules.js";
 import { isCounted, levelWords, profileId, recordGame, resetStats, statsRows } from "./stats.js";
+import { botLevel } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -67,10 +68,18 @@ function clockDefault() {
   standInShown();
 }
 
+// A bot in the lobby's lists, by the name the table gives it ("Bot (normal) plays for Tess"):
+// the search bot by its level, "normal (search bot)"; a tester could not tell that "ismcts"
+// in the lobby was the table's "Bot (normal)"
+function botChoice(b) {
+  const level = botLevel(b);
+  return level === b ? `bot \u2014 ${b}` : `bot \u2014 ${level} (search bot)`;
+}
+
 function standInChoices(g) {
   const sel = $("stand-in");
   const prev = sel.value;
-  sel.replaceChildren(...g.bots.map((b) => h("option", { value: b }, `bot — ${b}`)));
+  sel.replaceChildren(...g.bots.map((b) => h("option", { value: b }, botChoice(b))));
   sel.value = g.bots.includes(prev) ? prev : g.bots.includes("ismcts") ? "ismcts" : g.bots[0];
   clockDefault();
 }
@@ -92,7 +101,7 @@ function seatRows() {
     const whoDefault = prev ? prev.who : i === 0 ? "human" : "bot:" + (g.bots.includes("heuristic") ? "heuristic" : g.bots[0]);
     const who = h("select", { id: `seat-${i}-who`, "aria-label": `seat ${i}: who plays` },
       h("option", { value: "human" }, "a person (invite link)"),
-      ...g.bots.map((b) => h("option", { value: "bot:" + b }, `bot — ${b}`)));
+      ...g.bots.map((b) => h("option", { value: "bot:" + b }, botChoice(b))));
     who.value = [...who.options].some((o) => o.value === whoDefault) ? whoDefault : "human";
     rows.append(h("div.seat-row",
       h("label", { for: `seat-${i}-name` }, `Seat ${i}`),

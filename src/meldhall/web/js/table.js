@@ -83,6 +83,9 @@ function connect() {
 // seat.  The page belongs to one table and one token: for another, it is loaded again.
 window.addEventListener("hashchange", () => {
   const f = fragment();
+  // an in-page anchor ("#me") is not an invite link: the seat stays (the jump links below do
+  // not change the address at all; a tester tapped one and lost the seat)
+  if (!f.t && !f.k) return;
   const nextTable = f.t || "";
   const nextToken = f.k || (tableEntry(nextTable) || {}).token || "";
   if (nextTable === tableId && nextToken === token) return;
@@ -90,6 +93,19 @@ window.addEventListener("hashchange", () => {
   if (ws) ws.close();
   location.reload();
 });
+
+// The header's jump links ("Your hand", "Scores and log") scroll to their part of the page
+// without touching the address: its fragment holds the table and the seat's key.
+for (const a of document.querySelectorAll("nav.jump a[href^='#']")) {
+  a.addEventListener("click", (ev) => {
+    const target = document.getElementById(a.getAttribute("href").slice(1));
+    if (!target) return;
+    ev.preventDefault();
+    target.scrollIntoView({ block: "start" });
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  });
+}
 
 function setConn(text, bad = false) {
   const c = $("conn");
@@ -881,8 +897,10 @@ function renderHouseRules() {
   box.hidden = false;
   box.replaceChildren(h("p", h("strong", "House rules: "),
     changes.length ? text : "none \u2014 the rules as written",
-    " (", h("a", { href: `/api/rules/${encodeURIComponent(msg.common.game)}?format=html`, target: "_blank",
-      rel: "noopener" }, "the rules"), ")"));
+    // the rules page lists this table's house rules above the rules as written
+    " (", h("a", { href: `/api/rules/${encodeURIComponent(msg.common.game)}?format=html`
+      + `&players=${msg.common.players}&house=${encodeURIComponent(JSON.stringify(msg.common.options))}`,
+      target: "_blank", rel: "noopener" }, "the rules"), ")"));
 }
 
 async function renderAdmin() {

@@ -99,7 +99,9 @@ export function renderWatch(msg, opts) {
     const newest = events[events.length - 1];
     const before = document.getElementById("table-notices");
     const list = h("details.notices", { id: "table-notices", open: !!(before && before.open) },
-      h("summary", h("span.dim", "Table notices: "), h("span.notice-latest", words(newest))));
+      // the count says there are more than the newest (a tester saw only one of two)
+      h("summary", h("span.dim", events.length > 1 ? `Table notices (${events.length}; open for all): `
+        : "Table notices: "), h("span.notice-latest", words(newest))));
     const ul = h("ul");
     for (const e of events.slice(0, -1).reverse()) ul.append(h("li", words(e)));
     if (ul.children.length) list.append(ul);
