@@ -345,7 +345,7 @@ def test_log_lines_in_suit_symbols():
         "seat 1 (a): discarded Q♥",
         "seat 2 (b): melded 3♠ 3♠ 3♣",
         "seat 0 (you): took the pile (38 cards) with 5 5",  # not "take  takes the pile"
-        "seat 3 (c): laid off Jk=7♦ -> 2",
+        "seat 3 (c): laid off Jk=7♦ on meld #2",
         "seat 1 (a): melded 4 4 Jk",
         "seat 2 (b): took the kitty",
         "seat 1 (a): took the pile (2 cards)",  # not "take — the pile (2 cards)"
@@ -509,7 +509,8 @@ def test_log_lines_are_past_tense_sentences():
         ("out A A A, K K K; discard 4", ""): "went out with A A A, K K K, discarding 4",
         ("contract 7S 7H JK=7D, 5S 6S 7S 8S", "makes the contract (melds 1, 2)"):
             "made the contract 7♠ 7♥ Jk=7♦, 5♠ 6♠ 7♠ 8♠ (melds 1, 2)",
-        ("layoff 9H -> 2", ""): "laid off 9♥ -> 2",
+        ("layoff 9H -> 2", ""): "laid off 9♥ on meld #2",
+        ("swap 7D -> 3", ""): "swapped 7♦ for the joker of meld #3",
         ("deal", ""): "dealt",
         ("", "upcard 2S JK 3H 5S (pile frozen)"):
             "turned up 2♠ Jk 3♥ 5♠ to start the pile; the upcard is 5♠ (pile frozen)",

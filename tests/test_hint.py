@@ -358,10 +358,15 @@ def test_the_footnote_says_only_what_fits_the_figures():
     mixed = _hint_with([(14.0, 20.0), (-8.0, 5.0)], staged=True).footnote()
     assert "negative" in mixed and "positive" in mixed and "noise" in mixed
     assert "staged" in mixed and "staged" not in worse
+    # in penalty points the figures say "more" or "fewer" themselves ("9 more (± 7)"): no
+    # sentence on signs (a tester read "+ means fewer" the wrong way round)
     sh = _hint_with([(-3.0, 2.0)], penalty=True).footnote()
-    assert sh.startswith("A negative difference: more penalty points") and "noise" not in sh
-    assert _hint_with([(3.0, 2.0)], penalty=True).footnote().startswith(
-        "A positive difference: fewer penalty points")
+    assert sh.startswith("Every move here") and "noise" not in sh and "positive" not in sh
+    from meldhall.cli.hint import _versus
+
+    assert _versus(-9.0, 7.0, None, 18, penalty=True) == "9 more (± 7)"
+    assert _versus(4.0, 3.0, None, 18, penalty=True) == "4 fewer (± 3)"
+    assert _versus(-9.0, 7.0, None, 18) == "−9 ± 7" or _versus(-9.0, 7.0, None, 18) == "-9 ± 7"
     # the web shows the same sentence (JSON "footnote")
     assert _hint_with([(-30.0, 12.0)]).to_json()["footnote"] == \
         _hint_with([(-30.0, 12.0)]).footnote()

@@ -125,7 +125,9 @@ class Hint:
         advs = [round(c[0]) for c in self._padded_comparisons() if c[0] is not None]
         worse = any(a < 0 for a in advs)
         better = any(a > 0 for a in advs)
-        if self.penalty:
+        if self.penalty and self.measured:
+            sign = ""  # the figures say "more" or "fewer" in words
+        elif self.penalty:
             sign = ("A positive difference: fewer penalty points than the recommendation on "
                     "the same deals (better); negative: more (worse)." if better and worse else
                     "A positive difference: fewer penalty points than the recommendation on "
@@ -518,7 +520,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                f"them did better by {gate}.")
         if top is not None and top.advantage > 0:
             why += (f" {top.action} did {_pm(top.advantage, top.stderr or 0.0, penalty)}, "
-                    "within the noise.")
+                    f"not a clear difference (less than {_margin(z)}).")
     else:
         why = f"{basis[0].upper()}{basis[1:]}, it did best of the {len(moves)} moves tried"
         if top is not None:
@@ -527,7 +529,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             close = top.stderr is not None and -top.advantage <= z * top.stderr
             why += (f"; the next, {top.action}, did {same}" if same else
                     f"; the next, {top.action}, did {fig}"
-                    + (", within the noise" if close else ""))
+                    # said with the margin it is measured against (a tester read "-9 ± 7,
+                    # within the noise" where the margin was 1.64 standard errors)
+                    + (f", not a clear difference (less than {_margin(z)})" if close else ""))
         why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
 
@@ -551,6 +555,15 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
             return "buying adds the upcard and a penalty card to your hand (SH-10.4)"
         if head == "pass" and observation.phase == "buy":
             return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
+        if head == "discard" and hasattr(action, "kind"):
+            # what the card would cost if it stayed in the hand (SH-13.1, SH-13.2)
+            from meldhall.games.shanghai.rules import card_points, kind_name
+
+            opts: Any = observation.options  # a Shanghai observation: ShanghaiOptions
+            pts = card_points(action.kind, opts)
+            # in notation (AC): the terminal and the web show it with its suit symbol
+            return (f"{kind_name(action.kind)} would count {pts} penalty "
+                    "points if it were still in your hand when someone goes out (SH-13.2)")
         return ""
     side = p["side_of"][observation.seat]
     specs = getattr(action, "melds", None)

@@ -1425,7 +1425,7 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      # one past-tense sentence a line, never a command beside a past tense
                      "1.Ann: discarded Q\u26652.Bob (you): drew; placed 3\u26663.Cleo: did not buy"
                      "4.Ann: made the contract 7\u2660 7\u2665 Jk=7\u2666, 5\u2660 6\u2660 7\u2660 8\u2660 (melds 1, 2)"
-                     "5.Bob (you): laid off 9\u2665 -> 2"
+                     "5.Bob (you): laid off 9\u2665 on meld #2"
                      "6.Cleo: bought 5\u2665 with a penalty card (buy 1 of 3)",
                      # several cards turned up at the deal: only the last is the upcard
                      "1.Table: turned up 2\u2660 Jk 3\u2665 5\u2660 to start the pile; the upcard is "

@@ -453,11 +453,16 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
 
     up = obs.upcard()
     flags = []
-    if j["pile_frozen"]:
-        flags.append(("FROZEN: take only with a natural pair (RR-8.3, RR-8.4)", "bold cyan"))
     blocked = blocked_flag(up, "RR-8.2", red_three=True)
     if blocked:
-        flags.append(blocked)
+        # blocked first, and said as what it means now: "take only with a natural pair"
+        # beside it read as a contradiction (RR-8.2 decides while the block lasts)
+        flags.append((blocked[0] + ": nobody may take the pile now", blocked[1]))
+        if j["pile_frozen"]:
+            flags.append(("FROZEN: once covered, take only with a natural pair (RR-8.3, "
+                          "RR-8.4)", "bold cyan"))
+    elif j["pile_frozen"]:
+        flags.append(("FROZEN: take only with a natural pair (RR-8.3, RR-8.4)", "bold cyan"))
     parts: list[RenderableType] = [players, Text(canasta_types_line(
                                        obs.options.go_out_requirement), style="dim"),
                                    pile_text(obs, j, flags), stock_text(j)]

@@ -40,9 +40,11 @@ def _points(v: float | None) -> str:
 TOO_FEW = "too few playouts to say"
 
 
-def _versus(adv: float | None, se: float | None, value: float | None, n: int) -> str:
+def _versus(adv: float | None, se: float | None, value: float | None, n: int,
+            penalty: bool = False) -> str:
     """An alternative's comparable figure: its mean difference from the recommendation on the
-    same sampled deals, ± one standard error."""
+    same sampled deals, ± one standard error; in penalty points (``penalty``, Shanghai Rummy)
+    said in words, ``9 more (± 7)`` (a signed figure read the wrong way round)."""
     if n < 2:
         return TOO_FEW
     if adv is None:  # no paired comparison (a tree search): only its own mean
@@ -51,6 +53,10 @@ def _versus(adv: float | None, se: float | None, value: float | None, n: int) ->
         return TOO_FEW
     if round(adv) == 0 and round(se) == 0:
         return "the same on every deal"  # "+0 ± 0" read as a measurement
+    if penalty:
+        if round(adv) == 0:
+            return f"as many (± {se:.0f})"
+        return f"{abs(adv):.0f} {'fewer' if adv > 0 else 'more'} (± {se:.0f})"
     return f"{signed(adv)} ± {se:.0f}"
 
 
@@ -107,14 +113,13 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         t.add_column("move")
         # Shanghai Rummy: + is fewer penalty points than the recommendation (better)
         t.add_column(f"{'penalty points' if h.penalty else 'points'} versus {rec} "
-                     f"({'+ means fewer, ' if h.penalty else ''}± one standard error)",
-                     justify="right")
+                     "(± one standard error)", justify="right")
         t.add_column("deals" if h.measured else "playouts", justify="right")
         if any(notes):
             t.add_column("what the search made of it" if h.measured else
                          "how far it got in the search", ratio=1)
         for (a, v, n), (adv, se), note in rows:
-            versus = _versus(adv, se, v, n)
+            versus = _versus(adv, se, v, n, h.penalty)
             cells: list[RenderableType] = [
                 notation_text(str(a)), Text(versus, style="dim" if versus == TOO_FEW else ""),
                 str(n)]

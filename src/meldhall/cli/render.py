@@ -222,14 +222,24 @@ def _turned_up(note: str) -> str:
     return f"turned up {m.group(1)}{m.group(2)} to start the pile; the upcard is {m.group(2)}{frozen}"
 
 
+_TO_MELD = re.compile(r"^(layoff|swap) (\S+) -> (\d+)( low| high)?$")
+
+
 def action_past(action: str) -> str:
     """An action's notation as a log says it was done, in the past tense (its cards kept in
     notation): ``discard Q`` -> ``discarded Q``, ``draw`` -> ``drew``, ``meld done`` ->
-    ``laid down the staged melds``, ``layoff 9H -> 2`` -> ``laid off 9H -> 2``; an action
+    ``laid down the staged melds``, ``layoff 9H -> 2`` -> ``laid off 9H on meld #2``; an action
     this does not know is returned as it is."""
     a = action.strip()
     if a in _WHOLE_PAST:
         return _WHOLE_PAST[a]
+    m = _TO_MELD.match(a)
+    if m:
+        # Shanghai's table melds are numbered: "laid off 3♠ on meld #3", not "-> 3", which
+        # read as the 3s (SH-9.3, SH-9.4)
+        if m.group(1) == "layoff":
+            return f"laid off {m.group(2)} on meld #{m.group(3)}{m.group(4) or ''}"
+        return f"swapped {m.group(2)} for the joker of meld #{m.group(3)}"
     verb, _, rest = a.partition(" ")
     past = _VERB_PAST.get(verb)
     return f"{past} {rest}" if past else a

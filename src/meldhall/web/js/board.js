@@ -509,6 +509,12 @@ const ONLY_CARDS = new RegExp(`^${CARD}(?: ${CARD})*$`);
 export function actionPast(action) {
   const a = String(action || "").trim();
   if (Object.prototype.hasOwnProperty.call(WHOLE_PAST, a)) return WHOLE_PAST[a];
+  // Shanghai's table melds are numbered: "laid off 3♠ on meld #3", not "-> 3" (the 3s?)
+  const m = /^(layoff|swap) (\S+) -> (\d+)( low| high)?$/.exec(a);
+  if (m) {
+    return m[1] === "layoff" ? `laid off ${m[2]} on meld #${m[3]}${m[4] || ""}`
+      : `swapped ${m[2]} for the joker of meld #${m[3]}`;
+  }
   const sp = a.indexOf(" ");
   const verb = sp < 0 ? a : a.slice(0, sp);
   const past = Object.prototype.hasOwnProperty.call(VERB_PAST, verb) ? VERB_PAST[verb] : null;

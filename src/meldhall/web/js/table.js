@@ -826,14 +826,20 @@ function hintPanel(legal) {
       // "+0 ± 0" (the same result on every deal) read as a measurement: said in words
       const same = vs !== null && vs !== undefined && alt.stderr != null
         && Math.round(vs) === 0 && Math.round(alt.stderr) === 0;
+      const se = alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "";
       const diff = vs === null || vs === undefined || same ? null
-        : points(vs).replace(" points", "") + (alt.stderr != null ? ` \u00b1 ${Math.round(alt.stderr)}` : "");
-      // Shanghai Rummy: + is fewer penalty points than the recommendation (better)
-      const unit = d.penalty_points ? "penalty points (a + means fewer)" : "points";
+        : points(vs).replace(" points", "") + se;
       const counted = d.measured_deals ? plural(alt.samples, "deal") : plural(alt.samples, "playout");
+      // Shanghai Rummy: penalty points said in words ("9 penalty points more (± 7) than"):
+      // a signed figure, + for fewer, read the wrong way round
+      const penaltyWords = () => Math.round(vs) === 0
+        ? `as many penalty points${se ? ` (${se.trim()})` : ""} as`
+        : `${Math.abs(Math.round(vs))} penalty points ${vs > 0 ? "fewer" : "more"}${se ? ` (${se.trim()})` : ""} than`;
       const text = (same ? ` the same result as the recommendation on every deal (${counted})`
+        : diff !== null && d.penalty_points
+        ? ` ${penaltyWords()} the recommendation on the same deals (${counted})`
         : diff !== null
-        ? ` ${diff} ${unit} against the recommendation on the same deals (${counted})`
+        ? ` ${diff} points against the recommendation on the same deals (${counted})`
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
         + (alt.note ? ` \u2014 ${prettyNotation(named(alt.note))}` : "");
       const isMeld = /^(meld|take|out|contract) /.test(alt.action);
