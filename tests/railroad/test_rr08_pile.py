@@ -236,3 +236,8 @@ def test_black_three_discard_does_not_freeze():
     s = play(s, "discard 3")
     assert not s.pile_frozen
     assert legal_texts(s) == {"draw"}
+    # a take that names cards is refused for the block (RR-8.2), not for its cards: "take 4 4"
+    # read "must be of its rank (3)", as if two threes could take it
+    for text in ("take 4 4", "take", "take 3 3"):
+        err = assert_illegal(s, text, "RR-8.2")
+        assert "black three" in err.reason, err.reason

@@ -450,8 +450,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await asyncio.to_thread(_rules, game, None, format, house, players)
 
     @app.get("/api/rules/{game}/{rule_id}")
-    async def rules_one(game: str, rule_id: str, format: str = "json"):
-        return await asyncio.to_thread(_rules, game, rule_id, format)
+    async def rules_one(game: str, rule_id: str, format: str = "json", house: str | None = None,
+                        players: int | None = None):
+        return await asyncio.to_thread(_rules, game, rule_id, format, house, players)
 
     # ------------------------------------------------------------------ WebSocket
     @app.websocket("/ws/tables/{table_id}")

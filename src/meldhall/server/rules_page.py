@@ -116,9 +116,21 @@ def _one(game: str, rule_id: str | None) -> tuple[str, str | None, str]:
         # said for the web: every rule ID here is a link (the terminal's command is not)
         text = _TERMINAL_HOW.sub(", and every rule ID on this page and at the table is a link "
                                  "to the rule.", player_rules(game), count=1)
-        return text, None, _render(text, game, whole=True)
+        return text, None, _render(_for_the_web(text), game, whole=True)
     text = find_rule(game, rule_id, players=True)
-    return text, normalize_rule_id(game, rule_id), _render(text, game, whole=False)
+    return text, normalize_rule_id(game, rule_id), _render(_for_the_web(text), game, whole=False)
+
+
+#: An option's name or value in code after its label (``*Canastas to go out*
+#: (`go_out_requirement`)``, ``“any two canastas” (value `any_two`)``): what the terminal's
+#: ``--option`` takes; the web's lobby names options by their labels only.
+_OPTION_CODE = re.compile(r"\s\((?:value\s+)?`[a-z][a-z0-9_]*`\)")
+
+
+def _for_the_web(markdown: str) -> str:
+    """The players' Markdown as a web page shows it: without the option identifiers that
+    only the terminal's ``--option NAME=VALUE`` needs (a tester read them as raw names)."""
+    return _OPTION_CODE.sub("", markdown)
 
 
 def rules_json(game: str, rule_id: str | None = None) -> dict[str, Any]:

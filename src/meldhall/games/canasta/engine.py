@@ -768,14 +768,21 @@ class CanastaState(State):
                                 "and those counts is impossible")
 
     def _refuse_late_take(self, text: str, top: int | None) -> None:
-        """Before reading ``take …`` outside the draw phase: refuse it for the reason that
-        decides (CC-5.5 / RR-5.1: the turn's draw is made, or it is not the seat's turn)
-        rather than for the cards it names, which the notation checks first.
+        """Before reading ``take …``: refuse it for the reason that decides rather than for
+        the cards it names, which the notation checks first: in the draw phase a blocked or
+        empty pile (CC-8.2, CC-8.10, RR-8.2), outside it the turn's draw made or another
+        seat's turn (CC-5.5 / RR-5.1).
 
         Raises:
             IllegalActionError: the refusal a take gets in this state, if it gets one.
         """
-        if self._phase == "draw" or text.strip().split(" ", 1)[0].lower() != "take":
+        if text.strip().split(" ", 1)[0].lower() != "take":
+            return
+        if self._phase == "draw":
+            # a blocked or empty pile refuses every take, whatever cards it names (CC-8.2,
+            # RR-8.2): "take 4 4" on a black three read "must be of its rank (3)", as if a
+            # pair of threes could take it
+            self._top_rank()
             return
         self._plan(Take(top if top is not None and top not in (TWO, JOKER, 3) else 4, 2, 0, 0,
                         ()), None)

@@ -100,7 +100,24 @@ const RULE_ID = /\b(CC|RR|SH)-\d+(?:\.\d+)?\b/g;
 export function ruleUrl(id) {
   const m = /^(CC|RR|SH)-\d+(?:\.\d+)?/.exec(String(id || ""));
   if (!m) return null;
-  return `/api/rules/${RULE_GAMES[m[1]]}/${encodeURIComponent(m[0])}?format=html`;
+  const game = RULE_GAMES[m[1]];
+  return `/api/rules/${game}/${encodeURIComponent(m[0])}?format=html${houseQuery(game)}`;
+}
+
+// The table this page shows, if any: its rule links then list its house rules above the rule
+// (a tester opened RR-11.1 from a table and could not tell which choice the table played).
+let ruleTable = null;
+
+/** Make the rule links of this page carry a table's house rules: ``options`` (the table's
+ *  options JSON) and ``players``, for rules of ``game``. */
+export function setRuleTable(game, players, options) {
+  ruleTable = options ? { game, players, options } : null;
+}
+
+/** "&players=4&house=…" for a rule page of `game` when this page shows a table of it. */
+export function houseQuery(game) {
+  if (!ruleTable || ruleTable.game !== game) return "";
+  return `&players=${ruleTable.players}&house=${encodeURIComponent(JSON.stringify(ruleTable.options))}`;
 }
 
 /** A rule ID shown as code (h("code.CLS", id)) inside a link to its rule; not a rule ID: the

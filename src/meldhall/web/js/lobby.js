@@ -371,7 +371,9 @@ async function listTables() {
     ul.append(li);
     api("GET", `/api/tables/${encodeURIComponent(t.table)}`, { token: t.token })
       .then((s) => {
-        status.textContent = s.finished ? "finished" : `in play, ${s.hands_scored} hand${s.hands_scored === 1 ? "" : "s"} scored`;
+        // Shanghai Rummy plays deals, the canasta games hands
+        const unit = t.game === "shanghai-rummy" || s.game === "shanghai-rummy" ? "deal" : "hand";
+        status.textContent = s.finished ? "finished" : `in play, ${s.hands_scored} ${unit}${s.hands_scored === 1 ? "" : "s"} scored`;
         if (s.finished && t.role === "seat") countFinished(t);
       })
       .catch((e) => { status.textContent = e.status === 404 ? "gone" : "?"; });

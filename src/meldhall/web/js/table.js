@@ -2,7 +2,8 @@
 // token from the page fragment (#t=TABLE&k=TOKEN).  Every view comes from the server; moves
 // are sent in notation with the version they were chosen at (a stale move is refused).
 
-import { api, apiText, absolute, fragment, h, rememberTable, ruleLink, tableEntry, withRuleLinks } from "./api.js";
+import { api, apiText, absolute, fragment, h, houseQuery, rememberTable, ruleLink, setRuleTable, tableEntry,
+  withRuleLinks } from "./api.js";
 import {
   actionCards, cardLabel, cardSVG, localCopies, matchesExactly, matchStaged, prettyNotation, sortCards,
   usesAll,
@@ -126,6 +127,7 @@ function onMessage(m) {
       const before = msg;
       noteDrawn(msg, m);
       msg = m;
+      setRuleTable(m.common.game, m.common.players, m.common.options);
       // a refusal answered the position it was made in: once it is this seat's turn again
       // (a bot moved meanwhile), "it is Bot 1's turn to act" is stale and goes
       if (before && role === "seat" && tableVersion(before) !== tableVersion(m)
@@ -470,8 +472,10 @@ function renderHandOver() {
       if (c) c.focus();
     });
     box.classList.add("folded");
-    box.replaceChildren(h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)),
-      h("span.hand-over-buttons", show, close)));
+    // said to be the last hand's (a tester read the line, seen during the next deal, as stale)
+    const unit = live.game === "shanghai-rummy" ? "deal" : "hand";
+    box.replaceChildren(h("div.hand-over-head", h("h2", h("span.dim", `The last ${unit} \u2014 `),
+      handTitle(oc, live, nm, mySeat)), h("span.hand-over-buttons", show, close)));
     box.hidden = false;
     return;
   }
@@ -905,8 +909,7 @@ function renderHouseRules() {
     changes.length ? text : "none \u2014 the rules as written",
     // the rules page lists this table's house rules above the rules as written
     " (", h("a", { href: `/api/rules/${encodeURIComponent(msg.common.game)}?format=html`
-      + `&players=${msg.common.players}&house=${encodeURIComponent(JSON.stringify(msg.common.options))}`,
-      target: "_blank", rel: "noopener" }, "the rules"), ")"));
+      + houseQuery(msg.common.game), target: "_blank", rel: "noopener" }, "the rules"), ")"));
 }
 
 async function renderAdmin() {
