@@ -460,3 +460,30 @@ def test_a_hint_that_withdraws_a_players_own_melding_shows_it():
         if seen >= 4:
             return
     assert seen, "no seed in 0..29 with a two-meld first melding"
+
+
+def test_an_add_says_how_far_the_meld_gets():
+    """A hint's why for an add says what it does at the table (a tester saw "add 8 -> 8"
+    recommended with no reason): how many cards the meld then holds, against the seven of a
+    canasta (CC-6.6)."""
+    import random
+
+    from meldhall import new_game
+    from meldhall.bots.heuristic import heuristic_bot
+    from meldhall.hints import game_reason
+
+    bot = heuristic_bot("classic-canasta")
+    for seed in range(40):
+        s, rng = new_game("classic-canasta", players=2, seed=seed), random.Random(seed)
+        for _ in range(400):
+            if s.outcome is not None:
+                break
+            seat = s.to_act[0]
+            adds = [a for a in s.legal_actions() if str(a).startswith("add ")]
+            if adds:
+                reason = game_reason("classic-canasta", s.observation(seat), adds[0])
+                assert re.search(r"your (meld|canasta) of \S+", reason), reason
+                assert "canasta" in reason and ("CC-6.6" in reason or "adds to" in reason)
+                return
+            s = s.apply(bot.choose(s.observation(seat), s.legal_actions(), rng))
+    pytest.fail("no add in 40 seeds")

@@ -521,6 +521,11 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if top is not None and top.advantage > 0:
             why += (f" {top.action} did {_pm(top.advantage, top.stderr or 0.0, penalty)}, "
                     f"not a clear difference (less than {_margin(z)}).")
+    elif top is not None and _same(top.advantage, top.stderr):
+        # a tie is not "did best": both moves came out the same on every deal
+        why = (f"{basis[0].upper()}{basis[1:]}, it did as well as any of the {len(moves)} "
+               f"moves tried: {top.action} did exactly as well on every deal (the hand goes on "
+               "the same way after either).")
     else:
         why = f"{basis[0].upper()}{basis[1:]}, it did best of the {len(moves)} moves tried"
         if top is not None:
@@ -577,6 +582,25 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         rule = "CC-7.1" if game == "classic-canasta" else "RR-7.1"
         return (f"it melds {cards} cards for a count of {count}, the first melding needing "
                 f"{need} ({rule})") if need is not None else ""
+    if head == "add" and hasattr(action, "rank"):
+        # how far the meld gets towards a canasta of seven (CC-6.6, RR-6.8)
+        mine = next((m for m in p["melds"][side] if m is not None and m.rank == action.rank
+                     and m.naturals + m.twos + m.jokers < 7), None)
+        if mine is None:
+            mine = next((m for m in p["melds"][side] if m is not None and m.rank == action.rank),
+                        None)
+        if mine is None:
+            return ""
+        now = mine.naturals + mine.twos + mine.jokers
+        after = now + action.size  # type: ignore[attr-defined]  # a canasta Add
+        ranks = "wild cards" if action.rank in (0, 2) else rank_word(action.rank, plural=True)
+        rule = "CC-6.6" if game == "classic-canasta" else "RR-6.8"
+        if now < 7 <= after:
+            return f"it makes your meld of {ranks} a canasta ({after} cards, {rule})"
+        if after < 7:
+            return (f"it brings your meld of {ranks} to {after} cards, {7 - after} short of a "
+                    f"canasta ({rule})")
+        return f"it adds to your canasta of {ranks} ({after} cards)"
     if head == "take":
         pile = p.get("pile") or ()
         return f"it takes the whole pile, {len(pile)} card{'s' if len(pile) != 1 else ''}"
