@@ -162,12 +162,14 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     link = refusal.locator("a.rule-link").first
     href = link.get_attribute("href")
     rule = refusal.locator(".rule").inner_text()
-    assert href == f"/api/rules/classic-canasta/{rule}?format=html"
+    # the link carries the table's house rules, which the rule's page lists above it
+    assert href.startswith(f"/api/rules/classic-canasta/{rule}?format=html&players=4&house=")
     assert link.get_attribute("target") == "_blank"
     rules_page = browser.new_page()
     rules_page.on("pageerror", lambda e: errors.append(str(e)))
     rules_page.goto(server.base + href)
     expect(rules_page.locator(f'p[id="{rule}"]')).to_contain_text(rule)
+    expect(rules_page.locator(".table-house-rules")).to_contain_text("House rules at this table")
     assert "[seed" not in rules_page.content()
     rules_page.close()
 
