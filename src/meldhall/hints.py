@@ -495,7 +495,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             note = "the search bot's runner-up"
         else:
             # the search's own deals, not the hint's (the deals column)
-            note = f"the search bot dropped it early, after {m.visits} of its own deals"
+            # not "after 3 deals" beside the row's own deals: the search's, said as such
+            note = (f"the search bot's own, shorter search dropped it after "
+                    f"{m.visits} deal{'s' if m.visits != 1 else ''}")
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
@@ -519,7 +521,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         why = (f"It goes on with the melds you have staged: {basis}, no move that withdraws "
                f"them did better by {gate}.")
         if top is not None and top.advantage > 0:
-            why += (f" {top.action} did {_pm(top.advantage, top.stderr or 0.0, penalty)}, "
+            why += (f" {top.action} did {_worded(top.advantage, top.stderr or 0.0, penalty)}, "
                     f"not a clear difference (less than {_margin(z)}).")
     elif top is not None and _same(top.advantage, top.stderr):
         # a tie is not "did best": both moves came out the same on every deal
@@ -530,7 +532,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         why = f"{basis[0].upper()}{basis[1:]}, it did best of the {len(moves)} moves tried"
         if top is not None:
             same = _same(top.advantage, top.stderr)
-            fig = _pm(top.advantage, top.stderr or 0.0, penalty)
+            fig = _worded(top.advantage, top.stderr or 0.0, penalty)
             close = top.stderr is not None and -top.advantage <= z * top.stderr
             why += (f"; the next, {top.action}, did {same}" if same else
                     f"; the next, {top.action}, did {fig}"
@@ -654,6 +656,20 @@ def signed(v: float) -> str:
     hyphen), ``+0`` for anything that rounds to nothing (never ``-0``)."""
     r = round(v) or 0
     return f"−{-r}" if r < 0 else f"+{r}"
+
+
+def _worded(adv: float, se: float, penalty: bool = False) -> str:
+    """A difference from the recommendation said as one (a tester read "did −114 ± 108
+    points" as a score): ``114 ± 108 points worse``, ``9 ± 7 more penalty points``, ``as
+    well (± 3 points)``."""
+    a = round(adv) or 0
+    if penalty:
+        if a == 0:
+            return f"as many penalty points (± {se:.0f})"
+        return f"{abs(a)} ± {se:.0f} {'fewer' if a > 0 else 'more'} penalty points"
+    if a == 0:
+        return f"as well (± {se:.0f} points)"
+    return f"{abs(a)} ± {se:.0f} points {'better' if a > 0 else 'worse'}"
 
 
 def _pm(adv: float, se: float, penalty: bool = False) -> str:
