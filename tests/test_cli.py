@@ -773,3 +773,14 @@ def test_a_shanghai_deal_end_names_whose_totals_they_are():
         "deal 2 ends: the stock is exhausted; nobody went out; totals: seat 0 -5, seat 1 12; "
         "game over")
     assert named_note("took the pile (2 cards)", None) == "took the pile (2 cards)"
+
+
+def test_rules_by_a_rule_id_alone():
+    """``meldhall rules RR-6.9``: the prefix names the game (a new user typed it, as the
+    in-game help's ``rules CC-8.5``), the same text as with the game named."""
+    alone = run("rules", "RR-6.9")
+    named = run("rules", "railroad-canasta", "RR-6.9")
+    assert alone.exit_code == 0, alone.output
+    assert alone.output == named.output and "RR-6.9" in alone.output
+    whole = run("rules", "shanghai-rummy")
+    assert whole.exit_code == 0 and "SH-13.2" in whole.output  # still the whole game

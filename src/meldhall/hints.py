@@ -684,7 +684,11 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
 
 def _margin(gate_z: float | None) -> str:
     """A search's margin in words: ``one standard error``, ``1.64 standard errors``."""
-    return "one standard error" if gate_z in (None, 1.0) else f"{gate_z:g} standard errors"
+    # a margin other than one standard error says what it is (a tester met one standard error
+    # in a canasta hint and 1.64 in Shanghai with no word on why)
+    return ("one standard error" if gate_z in (None, 1.0) else
+            f"{gate_z:g} standard errors, a one-tailed 95 % margin" if gate_z == 1.64 else
+            f"{gate_z:g} standard errors")
 
 
 def _gate(level: Any) -> str:

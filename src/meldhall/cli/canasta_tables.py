@@ -368,7 +368,7 @@ def missing_types(melds: Sequence[dict[str, Any]]) -> list[str]:
     return [k for k in CANASTA_TYPE_STYLES if k not in done]
 
 
-def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool) -> Text:
+def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool, mine: bool = True) -> Text:
     types = set(j["canasta_types"][seat])
     if j["kitty_taken"][seat]:
         return Text("taken", style="dim")
@@ -378,7 +378,8 @@ def _kitty_cell(j: dict[str, Any], seat: int, face_up: bool) -> Text:
     else:
         # a player waited all hand for the kitty prompt: say what opens it (RR-10.2)
         # (a tester read "needs a red, wild or sevens canasta" as cryptic: say what it opens)
-        t.append("\nyours to take\nonce you close\na red, wild or\nsevens canasta", style="dim")
+        t.append("\nyours to take\nonce you close\na red, wild or\nsevens canasta" if mine else
+                 "\ntheirs to take\nonce they close\na red, wild or\nsevens canasta", style="dim")
     return t
 
 
@@ -448,7 +449,7 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
         if r3:
             cell.append("   red 3s: ", style="dim")
             cell.append_text(r3)
-        players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up),
+        players.add_row(who, str(j["scores"][s]), _kitty_cell(j, s, face_up, s == me),
                         Group(cell, melds_text(melds[s], _railroad_meld_text)))
 
     up = obs.upcard()

@@ -12,14 +12,16 @@ from meldhall.cli.render import RulesMarkdown
 
 from meldhall.cli.app import app
 from meldhall.cli.common import handle_errors, out
-from meldhall.rules_text import RULE_FILES, find_rule, player_rules, rules_text
+from meldhall.rules_text import RULE_FILES, find_rule, game_of_rule, player_rules, rules_text
 
 
 @app.command("rules")
 @handle_errors
 def rules_command(
     game: Annotated[str, typer.Argument(
-        metavar="GAME", help=f"The game: {', '.join(RULE_FILES)}.", show_default=False)],
+        metavar="GAME", help=f"The game: {', '.join(RULE_FILES)}; or a rule ID alone (CC-8.5, "
+                             "RR-11.1, SH-10.4), whose prefix names its game.",
+        show_default=False)],
     rule_id: Annotated[str | None, typer.Argument(
         metavar="RULE_ID",
         help="One rule (CC-8.5, or just 8.5) or a whole section (CC-8).  Omit for everything.",
@@ -50,10 +52,15 @@ def rules_command(
 
       meldhall rules classic-canasta CC-8.5            one rule
 
+      meldhall rules CC-8.5                            the same (its prefix names the game)
+
       meldhall rules classic-canasta 12                section 12 (scoring)
 
       meldhall rules railroad-canasta 11.1 --annotated   with its citations
     """
+    if rule_id is None and re.match(r"^[A-Za-z]{2}-\d", game) and game_of_rule(game):
+        # "meldhall rules RR-6.9": the rule ID's prefix names its game
+        game, rule_id = game_of_rule(game) or game, game
     if rule_id is not None:
         text = find_rule(game, rule_id, players=not annotated)
     else:
