@@ -487,3 +487,34 @@ def test_an_add_says_how_far_the_meld_gets():
                 return
             s = s.apply(bot.choose(s.observation(seat), s.legal_actions(), rng))
     pytest.fail("no add in 40 seeds")
+
+
+def test_a_shanghai_discard_says_why_at_the_table():
+    """A Shanghai discard's why says whether the contract needs the card (or, once made,
+    whether it fits a table meld), not only its cost (a tester read "5♦ would count 5 penalty
+    points" beside a 10 and an ace as a reason against it)."""
+    import random
+
+    from meldhall import new_game
+    from meldhall.bots.heuristic import heuristic_bot
+    from meldhall.hints import game_reason
+
+    bot = heuristic_bot("shanghai-rummy")
+    said = 0
+    for seed in range(6):
+        s, rng = new_game("shanghai-rummy", players=4, seed=seed), random.Random(seed)
+        for _ in range(300):
+            if s.outcome is not None:
+                break
+            seat = s.to_act[0]
+            obs, legal = s.observation(seat), s.legal_actions()
+            a = bot.choose(obs, legal, rng)
+            if str(a).startswith("discard") and not getattr(obs, "staged", ()):
+                reason = game_reason("shanghai-rummy", obs, a)
+                if reason:
+                    assert ("not one of the cards your contract needs" in reason
+                            or "fits no meld on the table" in reason), reason
+                    assert "SH-13.2" in reason
+                    said += 1
+            s = s.apply(a)
+    assert said >= 10

@@ -563,14 +563,7 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         if head == "pass" and observation.phase == "buy":
             return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
         if head == "discard" and hasattr(action, "kind"):
-            # what the card would cost if it stayed in the hand (SH-13.1, SH-13.2)
-            from meldhall.games.shanghai.rules import card_points, kind_name
-
-            opts: Any = observation.options  # a Shanghai observation: ShanghaiOptions
-            pts = card_points(action.kind, opts)
-            # in notation (AC): the terminal and the web show it with its suit symbol
-            return (f"{kind_name(action.kind)} would count {pts} penalty "
-                    "points if it were still in your hand when someone goes out (SH-13.2)")
+            return _shanghai_discard_reason(observation, action.kind)
         return ""
     side = p["side_of"][observation.seat]
     specs = getattr(action, "melds", None)
@@ -626,6 +619,33 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         return (f"{own}, though the next player has a meld of {ranks} to take the pile with "
                 f"({'CC-8.6' if cc else 'RR-8.5'})")
     return f"{own}, and the next player has no meld of {ranks}"
+
+
+def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
+    """Why a Shanghai discard, at the table: before the contract, whether the card is one the
+    contract needs (SH-8); after it, whether it fits a meld on the table (SH-9.3); with what
+    it would cost in hand (SH-13.2) when it is not the cheapest card (a tester read "5♦ would
+    count 5 penalty points" as a reason against it, beside a 10 and an ace)."""
+    from meldhall.bots.shanghai_heuristic import _counts, _View  # the heuristic's reading
+    from meldhall.games.shanghai.rules import card_points, kind_name
+
+    v = _View(observation)
+    card = kind_name(kind)  # in notation (AC): the terminal and the web show its suit symbol
+    opts: Any = observation.options  # a Shanghai observation: ShanghaiOptions
+    pts = card_points(kind, opts)
+    held = {k for k, n in enumerate(_counts(v.obs.hand, v.n52)) if n}
+    dearer = sorted({card_points(k, opts) for k in held if card_points(k, opts) > pts})
+    cost = (f" (it counts {pts} penalty points in hand, SH-13.2)" if dearer else
+            f"; at {pts} penalty points it is the dearest kind of card you hold (SH-13.2)")
+    if not v.made:
+        counts = list(v.counts)
+        counts[kind] -= 1
+        if v.deficiency(counts) <= v.deficiency(v.counts):
+            return f"{card} is not one of the cards your contract needs{cost}"
+        return ""
+    if not v.table_fit().fits(kind):
+        return f"{card} fits no meld on the table, so it cannot be laid off{cost}"
+    return ""
 
 
 def _with_reason(why: str, reason: str) -> str:
