@@ -241,3 +241,15 @@ def test_black_three_discard_does_not_freeze():
     for text in ("take 4 4", "take", "take 3 3"):
         err = assert_illegal(s, text, "RR-8.2")
         assert "black three" in err.reason, err.reason
+
+
+def test_an_add_with_no_meld_to_add_to_says_so():
+    """RR-5.5: "add 5 -> 10" with no meld of 10s is refused for that, not for the 5 (a tester
+    read "only 10s and wild cards can be added to a meld of 10s, not a 5" as if there were
+    one); with a meld of 10s the card's rank is the reason (RR-6.2)."""
+    s = build(hands={0: "5 10 K Q"}, melds={0: ["9 9 9"], 1: ["10 10 10"]}, pile="6 8",
+              phase="meld")
+    err = assert_illegal(s, "add 5 -> 10", "RR-5.5")
+    assert "no unfinished meld of 10s" in err.reason, err.reason
+    err = assert_illegal(s, "add 5 -> 9", "RR-6.2")
+    assert "not a 5" in err.reason, err.reason

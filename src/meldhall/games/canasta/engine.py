@@ -18,7 +18,7 @@ from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeAlias, TypeVar
 
 from meldhall.cards import JOKER, Card, Pack, choose_copies, copy_key4, hand_key
-from meldhall.errors import IllegalActionError, OptionsError
+from meldhall.errors import IllegalActionError, MeldhallError, OptionsError
 from meldhall.game import Action, Outcome, SideResult, State
 from meldhall.games.canasta.action_ids import CanastaActionSpace
 from meldhall.games.canasta.values import CLASSIC_VALUES
@@ -41,6 +41,7 @@ from meldhall.games.canasta.actions import (
     Withdraw,
     canonical_specs,
     format_kind,
+    parse_kind,
 )
 
 __all__ = ["CanastaMeld", "CanastaOptions", "CanastaState", "LogEntry", "Plan", "STAGE_LIMIT",
@@ -766,6 +767,34 @@ class CanastaState(State):
                     or not 0 <= sp.rank < 14 or _bad_counts(sp.naturals, sp.twos, sp.jokers):
                 raise self._err("meld_shape", f"a meld with rank {getattr(sp, 'rank', sp)!r} "
                                 "and those counts is impossible")
+
+    def _refuse_add_to_nothing(self, text: str, rules: dict[str, str]) -> None:
+        """Before reading ``add … -> R``: with no meld of ``R`` to add to (CC-5.6, CC-6.5,
+        RR-5.5, RR-6.8), refuse it for that rather than for the cards it names ("only 10s and
+        wild cards can be added to a meld of 10s, not a 5" read as if there were one).
+
+        Raises:
+            IllegalActionError: the seat in turn's side has no meld of the target rank.
+        """
+        head, _, rest = text.strip().partition(" ")
+        if head.lower() != "add" or self._phase != "meld" or "->" not in rest:
+            return
+        cards, _, target = rest.partition("->")
+        target = target.strip()
+        if not cards.split() or target.lower() in ("wild", "w"):
+            # no cards: the notation's error; a wild meld: "wild cards only" holds either way
+            return
+        try:
+            rank = parse_kind(target, rules)
+        except MeldhallError:
+            return  # the notation's own error follows
+        try:
+            self._plan_add(Add(rank,  # type: ignore[attr-defined]  # each game's own 0 if rank in (TWO, JOKER) else 1, 1 if rank == TWO else 0,
+                               1 if rank == JOKER else 0))
+        except IllegalActionError as exc:
+            if "meld of" in exc.reason and ("no " in exc.reason or "only an opponent" in
+                                            exc.reason):
+                raise
 
     def _refuse_late_take(self, text: str, top: int | None) -> None:
         """Before reading ``take …``: refuse it for the reason that decides rather than for

@@ -1487,6 +1487,7 @@ class ClassicCanastaState(CanastaState):
         if self._phase == DRAW and not self._frozen_for(self._side()):
             rules = {**rules, "take_rank": "CC-8.6"}  # the unfrozen pile's rule
         self._refuse_late_take(text, top)
+        self._refuse_add_to_nothing(text, rules)
         a = parse_canasta_action(text, top_rank=top, rules=rules)
         if isinstance(a, Ask) and a.partner == -1:
             seat = self.to_act[0] if self.to_act else self.turn

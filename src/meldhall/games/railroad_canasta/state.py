@@ -1405,6 +1405,7 @@ class RailroadCanastaState(CanastaState):
         """Read an action in notation (``docs/notation.md``) for this state."""
         top = self.pack.rank_of[self.pile[-1]] if self.pile else None
         self._refuse_late_take(text, top)
+        self._refuse_add_to_nothing(text, RAILROAD_PARSE_RULES)
         return parse_canasta_action(text, top_rank=top, rules=RAILROAD_PARSE_RULES)
 
     def observation(self, seat: int) -> RailroadCanastaObservation:
