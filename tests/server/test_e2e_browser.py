@@ -1075,6 +1075,10 @@ def test_railroad_canasta_types_are_explained(server, browser):
                  "seven wild cards", "seven natural sevens", "RR-11.1"):
         expect(legend).to_contain_text(text)
     expect(legend.locator("a.rule-link")).to_have_count(1)
+    # the sevens lock is on the table, as in the terminal (a tester met it only as a refusal)
+    lock = page.locator("#sevens-lock")
+    expect(lock).to_contain_text("Sevens lock (RR-9.6): in force: no seven may be discarded")
+    expect(lock).to_contain_text("nobody has one yet")
     assert not errors, errors
     page.close()
 

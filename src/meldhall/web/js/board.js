@@ -232,6 +232,28 @@ export function canastaLegend(options = null) {
       ruleLink("RR-11.1"), ")."));
 }
 
+/** The sevens lock as it stands (RR-9.6, by the house rule sevens_lock), as the terminal
+ *  shows it: who still lacks a sevens canasta; null when the table plays without it (a tester
+ *  learned of the lock only from a refusal). */
+export function sevensLock(obs, options, names, mySeat) {
+  const mode = (options && options.sevens_lock) || "every_player";
+  if (mode === "never" || !obs.canasta_types) return null;
+  const lacking = obs.canasta_types.map((t, s) => (t.includes("sevens") ? null : s)).filter((s) => s !== null);
+  const who = lacking.map((s) => seatName(names, s, mySeat)).join(", ");
+  let text;
+  if (mode === "discarding_player") {
+    text = lacking.length ? `a player may discard sevens once they have a sevens canasta; still locked for ${who}`
+      : "lifted for every player";
+  } else if (lacking.length) {
+    text = "in force: no seven may be discarded until every player has a sevens canasta ("
+      + (lacking.length === obs.canasta_types.length ? "nobody has one yet" : `still missing: ${who}`) + ")";
+  } else {
+    text = "lifted: every player has a sevens canasta";
+  }
+  return h("p.sevens-lock" + (lacking.length ? ".locked" : ""), { id: "sevens-lock" },
+    h("strong", "Sevens lock ("), ruleLink("RR-9.6"), h("strong", "): "), text);
+}
+
 /** The middle of the table: the stock (a face-down stack and its size), the discard pile (its
  *  last cards fanned, the top one whole; frozen, blocked), and in Shanghai the contract of the
  *  deal, the stock's rebuilds and the upcard taken. */

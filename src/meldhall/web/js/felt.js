@@ -8,7 +8,7 @@
 // (a card table on a wide screen; on a narrow one the CSS folds it into a strip of seats, then
 // the melds, the stock and pile, and the viewer's melds, in the order set here).
 
-import { canastaLegend, centerPanel, meldZones, seatPlate, sides } from "./board.js";
+import { canastaLegend, centerPanel, meldZones, seatPlate, sevensLock, sides } from "./board.js";
 
 /**
  * Where the other seats sit, seen from `bottom` (the viewer's seat; seat 0 for a spectator):
@@ -145,5 +145,6 @@ export function renderFelt(felt, obs, seats, names, mySeat, toAct, options = nul
   felt.querySelector("#melds").replaceChildren(...zoneEls);
   const center = felt.querySelector("#center");
   place(center, "center");
-  center.replaceChildren(centerPanel(obs, options, mySeat), obs.canasta_types ? canastaLegend(options) : "");
+  center.replaceChildren(centerPanel(obs, options, mySeat), obs.canasta_types ? canastaLegend(options) : "",
+    sevensLock(obs, options, names, mySeat) || "");
 }
