@@ -512,6 +512,9 @@ def test_log_lines_are_past_tense_sentences():
         ("layoff 9H -> 2", ""): "laid off 9♥ on meld #2",
         ("swap 7D -> 3", ""): "swapped 7♦ for the joker of meld #3",
         ("deal", ""): "dealt",
+        ("ask 0", ""): "asked seat 0 “may I go out?”",  # "asked 0" read as a raw number
+        ("take J J, 10 10 10", "takes the pile (1 card)"):
+            "took the pile (1 card) with J J, melding 10 10 10 with it",
         ("", "upcard 2S JK 3H 5S (pile frozen)"):
             "turned up 2♠ Jk 3♥ 5♠ to start the pile; the upcard is 5♠ (pile frozen)",
         ("", "upcard 5S"): "upcard 5♠",

@@ -487,8 +487,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             # knows which figure to trust (the hint's deals are more); not "what the search
             # bot would play", which read as a second recommendation, worse than the first
             # (with melds staged, "after withdrawing the staged melds" comes before it)
-            note = ("the heuristic bot's move; " if m.heuristic else "") + \
-                "the search's first pick, on fewer deals"
+            note = ("the heuristic bot's move, which the search bot kept on its own fewer "
+                    "deals; these deals rate the recommendation higher" if m.heuristic else
+                    "the search bot's pick on its own fewer deals; these deals rate the "
+                    "recommendation higher")
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
@@ -564,6 +566,8 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
             return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
         if head == "discard" and hasattr(action, "kind"):
             return _shanghai_discard_reason(observation, action.kind)
+        if head in ("take", "draw") and observation.phase == "upcard":
+            return _shanghai_upcard_reason(observation, head == "take")
         return ""
     side = p["side_of"][observation.seat]
     specs = getattr(action, "melds", None)
@@ -646,6 +650,28 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
     if not v.table_fit().fits(kind):
         return f"{card} fits no meld on the table, so it cannot be laid off{cost}"
     return ""
+
+
+def _shanghai_upcard_reason(observation: Observation, take: bool) -> str:
+    """Why take the upcard or draw (SH-10.2, SH-10.3): whether the upcard brings the contract
+    closer (before it is made) or fits a table meld (after)."""
+    from meldhall.bots.shanghai_heuristic import ShanghaiHeuristicBot, _View
+    from meldhall.games.shanghai.rules import kind_name
+
+    v = _View(observation)
+    k = v.upcard_kind
+    if k is None:
+        return ""
+    card = kind_name(k)
+    if v.made:
+        fits = v.table_fit().fits(k)
+        return (f"the upcard {card} fits a meld on the table, to lay off (SH-9.3)" if fits
+                else f"the upcard {card} fits no meld on the table") if take or not fits else ""
+    helps = ShanghaiHeuristicBot()._gain(v, k) >= 1
+    if take:
+        return f"the upcard {card} brings your contract closer" if helps else ""
+    return "" if helps else (f"the upcard {card} would not bring your contract closer; the "
+                             "draw from the stock may (SH-10.3)")
 
 
 def _with_reason(why: str, reason: str) -> str:

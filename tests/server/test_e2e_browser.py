@@ -1406,7 +1406,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                           {seat: 2, action: "buy", note: "buys 5H with a penalty card (buy 1 of 3)"}],
                          names, 1, 60, null, "shanghai-rummy", "meld").textContent,
                 logPanel([{seat: -1, action: "", note: "upcard 2S JK 3H 5S (pile frozen)"},
-                          {seat: 0, action: "take K K", note: "takes the pile (10 cards); places 3H"}],
+                          {seat: 0, action: "take K K", note: "takes the pile (10 cards); places 3H"},
+                          {seat: 2, action: "ask 1", note: ""},
+                          {seat: 0, action: "take J J, 10 10 10", note: "takes the pile (1 card)"}],
                          names, 1, 60, null, "classic-canasta", "meld").textContent];
     }""")
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
@@ -1435,7 +1437,10 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "6.Cleo: bought 5\u2665 with a penalty card (buy 1 of 3)",
                      # several cards turned up at the deal: only the last is the upcard
                      "1.Table: turned up 2\u2660 Jk 3\u2665 5\u2660 to start the pile; the upcard is "
-                     "5\u2660 (pile frozen)2.Ann: took the pile (10 cards) with K K; placed 3\u2665"], named
+                     "5\u2660 (pile frozen)2.Ann: took the pile (10 cards) with K K; placed 3\u2665"
+                     # the partner asked is named, not "asked 1"; a take's other melds said so
+                     "3.Cleo: asked Bob (you) \u201cmay I go out?\u201d"
+                     "4.Ann: took the pile (1 card) with J J, melding 10 10 10 with it"], named
     page.close()
 
 

@@ -241,6 +241,9 @@ def action_past(action: str) -> str:
             return f"laid off {m.group(2)} on meld #{m.group(3)}{m.group(4) or ''}"
         return f"swapped {m.group(2)} for the joker of meld #{m.group(3)}"
     verb, _, rest = a.partition(" ")
+    if verb == "ask" and rest.isdigit():
+        # "ask 0": the partner by seat, named where names are known ("asked 0" read raw)
+        return f"asked seat {rest} \u201cmay I go out?\u201d"
     past = _VERB_PAST.get(verb)
     return f"{past} {rest}" if past else a
 
@@ -285,7 +288,10 @@ def log_line(action: str, note: str, note_style: str = "dim") -> Text:
     if note and head == "take" and rest and low.startswith(("took the pile", "takes the pile")):
         # "took the pile (38 cards) with 5 5[; placed 3♦]"
         took, sep, more = past_tense(note).partition("; ")
-        text.append_text(notation_text(f"{took} with {rest}", style="bold"))
+        # "take J J, 10 10 10": the take's cards, then the other melds made with it
+        first, _, others = rest.partition(", ")
+        said = f"{took} with {first}" + (f", melding {others} with it" if others else "")
+        text.append_text(notation_text(said, style="bold"))
         if sep:
             text.append("; ", style="dim")
             text.append_text(notation_text(more, style=note_style))

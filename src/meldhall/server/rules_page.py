@@ -53,6 +53,8 @@ def _anchor_and_link(tokens: list[Token], game: str, whole: bool) -> None:
             m = _SECTION_HEADING.match(tokens[n + 1].content)
             if m:
                 tok.attrSet("id", f"{prefix}-{m.group(1)}")
+            elif tokens[n + 1].content.strip() == "House rules":
+                tok.attrSet("id", "house-rules")  # a one-rule page's "see House rules" link
         if tok.type != "inline" or not tok.children:
             continue
         kids = [c for c in tok.children if not (c.type == "text" and not c.content)]
@@ -118,7 +120,11 @@ def _one(game: str, rule_id: str | None) -> tuple[str, str | None, str]:
                                  "to the rule.", player_rules(game), count=1)
         return text, None, _render(_for_the_web(text), game, whole=True)
     text = find_rule(game, rule_id, players=True)
-    return text, normalize_rule_id(game, rule_id), _render(_for_the_web(text), game, whole=False)
+    # a one-rule page holds no "House rules" section: its pointer links to the whole page's
+    web = re.sub(r"\(see\s+\*House\s+rules\*\s+at\s+the\s+end\s+of\s+the\s+rules\)",
+                 f"(see [House rules]({rule_url(game)}#house-rules) on the page of all the rules)",
+                 _for_the_web(text))
+    return text, normalize_rule_id(game, rule_id), _render(web, game, whole=False)
 
 
 #: An option's name or value in code after its label (``*Canastas to go out*

@@ -539,6 +539,8 @@ export function actionPast(action) {
   }
   const sp = a.indexOf(" ");
   const verb = sp < 0 ? a : a.slice(0, sp);
+  // "ask 0": the partner by seat, which the log then names ("asked 0" read raw)
+  if (verb === "ask" && /^\d+$/.test(a.slice(sp + 1))) return `asked seat ${a.slice(sp + 1)} \u201cmay I go out?\u201d`;
   const past = Object.prototype.hasOwnProperty.call(VERB_PAST, verb) ? VERB_PAST[verb] : null;
   return past && sp >= 0 ? `${past} ${a.slice(sp + 1)}` : a;
 }
@@ -578,7 +580,11 @@ export function logSentence(action, note) {
   if (n && rest && ONLY_CARDS.test(n.trim())) return [`${VERB_PAST[head] || head} ${n.trim()}`, null];
   if (n && head === "take" && rest && /^(takes|took) the pile/.test(low)) {
     const parts = pastTense(n).split("; ");
-    return [`${parts[0]} with ${rest}`, parts.length > 1 ? parts.slice(1).join("; ") : null];
+    // "take J J, 10 10 10": the take's cards, then the other melds made with it
+    const comma = rest.indexOf(", ");
+    const said = comma < 0 ? `${parts[0]} with ${rest}`
+      : `${parts[0]} with ${rest.slice(0, comma)}, melding ${rest.slice(comma + 2)} with it`;
+    return [said, parts.length > 1 ? parts.slice(1).join("; ") : null];
   }
   if (n && head === "contract" && /^(makes|made) the contract/.test(low)) {
     const paren = n.indexOf(" (");

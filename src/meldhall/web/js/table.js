@@ -9,7 +9,7 @@ import {
   usesAll,
 } from "./cards.js";
 import {
-  breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, notationNodes, scorePanel, scoreSheet,
+  botLevel, breakdown, cardRow, handTitle, headerInfo, logPanel, meldsPanel, notationNodes, scorePanel, scoreSheet,
   seatName, seatsNamed, stagedPanel,
 } from "./board.js";
 import { renderFelt } from "./felt.js";
@@ -838,7 +838,7 @@ function hintPanel(legal) {
       // a signed figure, + for fewer, read the wrong way round
       const penaltyWords = () => Math.round(vs) === 0
         ? `as many penalty points${se ? ` (${se.trim()})` : ""} as`
-        : `${Math.abs(Math.round(vs))} penalty points ${vs > 0 ? "fewer" : "more"}${se ? ` (${se.trim()})` : ""} than`;
+        : `${plural(Math.abs(Math.round(vs)), "penalty point")} ${vs > 0 ? "fewer" : "more"}${se ? ` (${se.trim()})` : ""} than`;
       const text = (same ? ` the same result as the recommendation on every deal (${counted})`
         : diff !== null && d.penalty_points
         ? ` ${penaltyWords()} the recommendation on the same deals (${counted})`
@@ -924,7 +924,9 @@ async function renderAdmin() {
   for (const s of msg.seats) {
     const sel = h("select", { "aria-label": `who plays seat ${s.seat}` },
       h("option", { value: "human", selected: s.kind === "human" }, "human (invite link)"),
-      ...bots.map((b) => h("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, `bot: ${b}`)));
+      // the lobby's and the notices' names: "bot: normal (search bot)", not "bot: ismcts"
+      ...bots.map((b) => h("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b },
+        `bot: ${botLevel(b) === b ? b : `${botLevel(b)} (search bot)`}`)));
     const btn = h("button", { type: "button" }, "apply");
     btn.addEventListener("click", async () => {
       // "bot:ismcts:hard": the bot's name may hold a colon too
