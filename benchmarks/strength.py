@@ -141,6 +141,21 @@ def _verdict(lo: float, hi: float) -> str:
     return "**not shown to beat it**: the interval includes 0"
 
 
+def _result_lines(entries: list[tuple[str, str, str]]) -> list[str]:
+    """One line per saved result ``(file name under results/, what was tried, what followed)``
+    that exists: its paired deals, mean score difference and interval."""
+    out = []
+    for name, what, then in entries:
+        path = RESULTS / name
+        if path.exists():
+            d = json.loads(path.read_text())
+            a = _bot(d, "ismcts")
+            out.append(f"- {what}, {d['deals']} paired deals (seed {d['seed']}): "
+                       f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
+                       f"{a['ci95'][1]:+.1f}]; {then}.")
+    return out
+
+
 def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: dict) -> None:
     """Write the Markdown report from the saved tournament results."""
     lines = [
@@ -294,15 +309,17 @@ def write_report(out: Path, games: list[str], runs: dict, latency: dict, meta: d
          "the heuristic now plans the whole contract it would stage (`plan`), and the search "
          "starts from it"),
     ]
-    for name, what, then in superseded:
-        path = RESULTS / name
-        if path.exists():
-            d = json.loads(path.read_text())
-            a = _bot(d, "ismcts")
-            lines.append(
-                f"- {what}, {d['deals']} paired deals (seed {d['seed']}): "
-                f"{a['mean_score_diff']:+.1f} per hand [{a['ci95'][0]:+.1f}, "
-                f"{a['ci95'][1]:+.1f}]; {then}.")
+    lines += _result_lines(superseded)
+    lines += ["", "## Configurations that did not show more", ""]
+    tried = [
+        ("superseded-shanghai-rummy-normal-ranked-challengers.json",
+         "Shanghai Rummy 4 players with staged melding, the challengers the heuristic's own "
+         "next three choices (`ranked`, `max_candidates=4`) instead of up to eleven random legal "
+         "actions, registered before it was played (benchmarks/results/registered.md), no "
+         "extension", "not shown to beat the heuristic either; the levels keep the random "
+         "challengers"),
+    ]
+    lines += _result_lines(tried)
     earlier = sorted(RESULTS.glob("superseded-*-one-action.json"),
                      key=lambda p: (json.loads(p.read_text())["game"],
                                     json.loads(p.read_text()).get("first_deal", 0)))
