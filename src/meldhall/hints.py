@@ -524,7 +524,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                f"them did better by {gate}.")
         if top is not None and top.advantage > 0:
             why += (f" {top.action} did {_worded(top.advantage, top.stderr or 0.0, penalty)}, "
-                    f"not a clear difference (less than {_margin(z)}).")
+                    f"not a clear difference ({_within(z)}).")
     elif top is not None and _same(top.advantage, top.stderr):
         # a tie is not "did best": both moves came out the same on every deal
         why = (f"{basis[0].upper()}{basis[1:]}, it did as well as any of the {len(moves)} "
@@ -540,7 +540,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                     f"; the next, {top.action}, did {fig}"
                     # said with the margin it is measured against (a tester read "-9 ± 7,
                     # within the noise" where the margin was 1.64 standard errors)
-                    + (f", not a clear difference (less than {_margin(z)})" if close else ""))
+                    + (f", not a clear difference ({_within(z)})" if close else ""))
         why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
 
@@ -726,6 +726,13 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
         return f"{signed(adv)} ± {se:.0f} points"
     sign = "fewer" if adv > 0 else "more" if adv < 0 else "as many"
     return f"{signed(adv)} ± {se:.0f}, {sign} penalty points"
+
+
+def _within(gate_z: float | None) -> str:
+    """A difference within the margin, said with the ± shown beside it (players read "1.64
+    standard errors, a one-tailed 95 % margin" as jargon): ``under its ±``, ``under 1.64
+    times its ±``."""
+    return "under its ±" if gate_z in (None, 1.0) else f"under {gate_z:g} times its ±"
 
 
 def _margin(gate_z: float | None) -> str:

@@ -1392,6 +1392,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 rr([{seat: 0, action: "pass", note: ""}, {seat: 1, action: "draw", note: ""}], "meld"),
                 rr([{seat: 0, action: "pass", note: ""}], "hand_end"),
                 rr([{seat: 0, action: "take", note: "takes the pile (2 cards)"}], "meld"),
+                rr([{seat: 0, action: "kitty", note: "takes the kitty"},
+                    {seat: 1, action: "kitty", note: "places 3D"}], "meld"),
                 rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld"),
                 logPanel([{seat: -1, action: "", note: "deal 1 ends: seat 1 goes out; totals 30, 0, 5"}],
                          names, 1, 60, null, "shanghai-rummy", "deal_end").textContent,
@@ -1424,6 +1426,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "1.Ann: did not take the pile: the hand ended (RR-12.2)",
                      # a bare verb reads as its note, not "take — the pile (2 cards)"
                      "1.Ann: took the pile (2 cards)",
+                     # the kitty taken is said once (it read "took the kitty; took the kitty")
+                     "1.Ann: took the kitty2.Bob (you): took the kitty; placed 3\u2666",
                      # with its cards: one past-tense sentence, the same verb as the bare take
                      "1.Ann: took the pile (3 cards) with 8 2",
                      # a Shanghai deal's totals say whose they are (a tester read bare numbers)

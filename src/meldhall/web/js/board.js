@@ -571,6 +571,7 @@ export function logSentence(action, note) {
   if (!/\s/.test(verb) && n && (low.startsWith(verb.toLowerCase() + "s ") || low.startsWith(verb.toLowerCase() + " ")
       || (whole && low.startsWith(whole))
       || (verb === "draw" && /^declin(es|ed) /.test(low))
+      || (verb === "kitty" && /^(takes|took) the kitty/.test(low))
       || (verb === "pass" && /^(did not|does not|left|leaves) /.test(low)))) {
     return [pastTense(n), null];
   }
@@ -821,7 +822,7 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
     // built with h(), which skips the parts that do not apply (a DOM append would print "null")
     status.append(h("span", h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
       need && staged.length < need ? h("span.dim", " \u2014 stage the others, or withdraw to discard without the contract")
-        : need ? h("span.dim", " \u2014 the contract is complete: contract done lays it down") : null,
+        : need ? h("span.dim", " \u2014 the contract is complete") : null,
       obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null));
   } else if (Array.isArray(obs.minimums) && obs.side_of && mySeat !== null) {
     const min = obs.minimums[obs.side_of[mySeat]];

@@ -798,7 +798,8 @@ function hintPanel(legal) {
   const penaltyPm = (v) => penaltyWords(v) + (pm ? ` (${pm.trim()})` : "");
   const detail = value !== null
     ? (d.penalty_points
-      ? ` estimated ${penaltyPm(d.value)} than ${against} this deal (${over})`
+      // "as many … as", "3 … more than" (a tester read "as many penalty points (± 3) than")
+      ? ` estimated ${penaltyPm(d.value)} ${Math.round(d.value) === 0 ? "as" : "than"} ${against} this deal (${over})`
       : d.partnership
         ? ` estimated ${valuePm} for your side against the other side this hand (${over})`
         : ` estimated ${valuePm} for you against ${against} this hand (${over})`)
