@@ -494,7 +494,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
-            note = "the search bot's runner-up"
+            note = "the search bot's own runner-up, on its fewer deals"
         else:
             # the search's own deals, not the hint's (the deals column)
             # not "after 3 deals" beside the row's own deals: the search's, said as such
@@ -569,6 +569,15 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         if head in ("take", "draw") and observation.phase == "upcard":
             return _shanghai_upcard_reason(observation, head == "take")
         return ""
+    if game == "railroad-canasta" and observation.phase == "kitty" and head in ("kitty", "pass"):
+        # RR-10.3: the kitty is taken once, whole, after a discard
+        sizes = observation.to_json().get("kitty_sizes") or []
+        size = sizes[observation.seat] if observation.seat < len(sizes) else None
+        cards = f" its {size} cards" if size else " its cards"
+        return (f"taking the kitty puts{cards} in your hand, to play from your next turn "
+                "(RR-10.3)" if head == "kitty" else
+                "passing leaves the kitty for a later discard; its cards stay out of your "
+                "hand until then (RR-10.3)")
     side = p["side_of"][observation.seat]
     specs = getattr(action, "melds", None)
     if head == "meld" and specs and not [m for m in p["melds"][side] if m is not None]:
@@ -645,7 +654,10 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
         counts = list(v.counts)
         counts[kind] -= 1
         if v.deficiency(counts) <= v.deficiency(v.counts):
-            return f"{card} is not one of the cards your contract needs{cost}"
+            # what the heuristic's measure says, and no more: the hand without it is as near
+            # the contract (a tester read "not one of the cards your contract needs" about a
+            # queen of a J-Q-K start, which another card served as well)
+            return f"without {card} your hand is as near the contract as with it{cost}"
         return ""
     if not v.table_fit().fits(kind):
         return f"{card} fits no meld on the table, so it cannot be laid off{cost}"

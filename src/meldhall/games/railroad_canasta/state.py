@@ -944,7 +944,12 @@ class RailroadCanastaState(CanastaState):
             raise IllegalActionError("RR-6.1", "a meld needs cards")
         if any(s.rank == BLACK3 for s in specs):
             if len(specs) != 1:
-                raise IllegalActionError("RR-6.5", "the black-three meld is made on its own")
+                # said with what to do (a tester staged 3 3 3 with other melds and read only
+                # "made on its own" at "meld done")
+                raise IllegalActionError(
+                    "RR-6.5", "black threes are melded only on their own, as the last meld of "
+                    "a turn in which you go out: withdraw the black threes and commit the "
+                    "other melds, or go out")
             self._plan_black_threes(specs[0], counts)
             return None
         melded = self.has_melded(seat)

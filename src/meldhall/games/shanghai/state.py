@@ -89,6 +89,11 @@ from meldhall.games.shanghai.solver import (
 from meldhall.games.shanghai.scoring import game_result, score_deal
 from meldhall.games.shanghai.table import TableMeld, kind_masks
 
+
+def _count(n: int, word: str) -> str:
+    """``1 set``, ``2 runs``, ``0 runs``: a count for a refusal a player reads (not "set(s)")."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
 if TYPE_CHECKING:
     from meldhall.games.shanghai.observation import ShanghaiObservation
 
@@ -580,8 +585,9 @@ class ShanghaiState(State):
         if t is Discard:
             if self.staged:
                 raise IllegalActionError(
-                    "SH-8.1", f"you have {len(self.staged)} meld(s) staged: commit them "
-                    "('contract done') or withdraw them ('withdraw all') before discarding")
+                    "SH-8.1", f"you have {_count(len(self.staged), 'meld')} staged: commit "
+                    f"{'it' if len(self.staged) == 1 else 'them'} ('contract done') or withdraw "
+                    f"{'it' if len(self.staged) == 1 else 'them'} ('withdraw all') before discarding")
             return self._plan_discard(action)  # type: ignore[arg-type]  # t is Discard
         if t is Contract:
             return self._plan_shorthand(action)  # type: ignore[arg-type]  # t is Contract
@@ -716,7 +722,7 @@ class ShanghaiState(State):
                 raise IllegalActionError(
                     "SH-8.1", f"contract {self.contract_number} is {c}: "
                     + ("it has no sets" if not c.sets else
-                       f"its {c.sets} set(s) are staged already"))
+                       f"its {_count(c.sets, 'set')} {'is' if c.sets == 1 else 'are'} staged already"))
             if m.size != 3 and not opts.contract_min_sizes:
                 raise IllegalActionError(
                     "SH-8.2", f"{m}: each set of the contract has exactly 3 cards; lay off "
@@ -739,7 +745,7 @@ class ShanghaiState(State):
                 raise IllegalActionError(
                     "SH-8.1", f"contract {self.contract_number} is {c}: "
                     + ("it has no runs" if not c.runs else
-                       f"its {c.runs} run(s) are staged already"))
+                       f"its {_count(c.runs, 'run')} {'is' if c.runs == 1 else 'are'} staged already"))
             if m.length != c.run_len and not (opts.contract_min_sizes and m.length > c.run_len):
                 raise IllegalActionError(
                     "SH-8.2", f"{m}: the contract's runs have exactly {c.run_len} cards"
@@ -792,7 +798,7 @@ class ShanghaiState(State):
         if len(sets) != c.sets or len(runs) != c.runs:
             raise IllegalActionError(
                 "SH-8.1", f"contract {self.contract_number} is {c}: lay down exactly that "
-                f"(you offered {len(sets)} set(s) and {len(runs)} run(s))")
+                f"(you offered {_count(len(sets), 'set')} and {_count(len(runs), 'run')})")
         used = [0] * 53
         for m in sets:
             _shape_set(m)
