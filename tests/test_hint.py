@@ -462,59 +462,60 @@ def test_a_hint_that_withdraws_a_players_own_melding_shows_it():
     assert seen, "no seed in 0..29 with a two-meld first melding"
 
 
-def test_an_add_says_how_far_the_meld_gets():
-    """A hint's why for an add says what it does at the table (a tester saw "add 8 -> 8"
-    recommended with no reason): how many cards the meld then holds, against the seven of a
-    canasta (CC-6.6)."""
+def _heuristic_play(game: str, players: int, seeds: range, limit: int):
+    """Every state of the first hand of each seed's game, the heuristic bot playing every
+    seat (seeded by the seed): ``(state, seat to act)``, before its move."""
     import random
 
     from meldhall import new_game
     from meldhall.bots.heuristic import heuristic_bot
-    from meldhall.hints import game_reason
 
-    bot = heuristic_bot("classic-canasta")
-    for seed in range(40):
-        s, rng = new_game("classic-canasta", players=2, seed=seed), random.Random(seed)
-        for _ in range(400):
+    bot = heuristic_bot(game)
+    for seed in seeds:
+        s, rng = new_game(game, players=players, seed=seed), random.Random(seed)
+        for _ in range(limit):
             if s.outcome is not None:
                 break
             seat = s.to_act[0]
-            adds = [a for a in s.legal_actions() if str(a).startswith("add ")]
-            if adds:
-                reason = game_reason("classic-canasta", s.observation(seat), adds[0])
-                assert re.search(r"your (meld|canasta) of \S+", reason), reason
-                assert "canasta" in reason and ("CC-6.6" in reason or "adds to" in reason)
-                return
+            yield s, seat
             s = s.apply(bot.choose(s.observation(seat), s.legal_actions(), rng))
+
+
+def test_an_add_says_how_far_the_meld_gets():
+    """A hint's why for an add says what it does at the table (a tester saw "add 8 -> 8"
+    recommended with no reason): how many cards the meld then holds, against the seven of a
+    canasta (CC-6.6)."""
+    from meldhall.hints import game_reason
+
+    for s, seat in _heuristic_play("classic-canasta", 2, range(40), 400):
+        adds = [a for a in s.legal_actions() if str(a).startswith("add ")]
+        if adds:
+            reason = game_reason("classic-canasta", s.observation(seat), adds[0])
+            assert re.search(r"your (meld|canasta) of \S+", reason), reason
+            assert "canasta" in reason and ("CC-6.6" in reason or "adds to" in reason)
+            return
     pytest.fail("no add in 40 seeds")
 
 
 def test_a_shanghai_discard_says_why_at_the_table():
     """A Shanghai discard's why says whether the contract needs the card (or, once made,
     whether it fits a table meld), not only its cost (a tester read "5♦ would count 5 penalty
-    points" beside a 10 and an ace as a reason against it)."""
+    points" beside a 10 and an ace as a reason against it; SH-8, SH-9.3, SH-13.2)."""
     import random
 
-    from meldhall import new_game
     from meldhall.bots.heuristic import heuristic_bot
     from meldhall.hints import game_reason
 
-    bot = heuristic_bot("shanghai-rummy")
+    bot, rng = heuristic_bot("shanghai-rummy"), random.Random(0)
     said = 0
-    for seed in range(6):
-        s, rng = new_game("shanghai-rummy", players=4, seed=seed), random.Random(seed)
-        for _ in range(300):
-            if s.outcome is not None:
-                break
-            seat = s.to_act[0]
-            obs, legal = s.observation(seat), s.legal_actions()
-            a = bot.choose(obs, legal, rng)
-            if str(a).startswith("discard") and not getattr(obs, "staged", ()):
-                reason = game_reason("shanghai-rummy", obs, a)
-                if reason:
-                    assert ("your hand is as near the contract as with it" in reason
-                            or "fits no meld on the table" in reason), reason
-                    assert "SH-13.2" in reason
-                    said += 1
-            s = s.apply(a)
+    for s, seat in _heuristic_play("shanghai-rummy", 4, range(6), 300):
+        obs = s.observation(seat)
+        a = bot.choose(obs, s.legal_actions(), rng)
+        if str(a).startswith("discard") and not getattr(obs, "staged", ()):
+            reason = game_reason("shanghai-rummy", obs, a)
+            if reason:
+                assert ("your hand is as near the contract as with it" in reason
+                        or "fits no meld on the table" in reason), reason
+                assert "SH-13.2" in reason
+                said += 1
     assert said >= 10
