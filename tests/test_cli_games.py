@@ -511,6 +511,10 @@ def test_log_lines_are_past_tense_sentences():
             "made the contract 7♠ 7♥ Jk=7♦, 5♠ 6♠ 7♠ 8♠ (melds 1, 2)",
         ("layoff 9H -> 2", ""): "laid off 9♥ on meld #2",
         ("swap 7D -> 3", ""): "swapped 7♦ for the joker of meld #3",
+        # a canasta add names its meld in words, not the notation's arrow ("added 2 Jk -> J")
+        ("add 2 JK -> J", ""): "added 2 Jk to the jacks",
+        ("add 9 9 -> 9", ""): "added 9 9 to the 9s",
+        ("add 2 -> wild", ""): "added 2 to the wild meld",
         ("deal", ""): "dealt",
         ("ask 0", ""): "asked seat 0 “may I go out?”",  # "asked 0" read as a raw number
         ("take J J, 10 10 10", "takes the pile (1 card)"):

@@ -861,6 +861,9 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     status = page.locator("#staged .staged-status")
     expect(status).to_contain_text("1 of 2 melds staged")
     expect(status).to_contain_text("two sets of 3")
+    # the discard buttons are gone while melds are staged: the status says why (SH-8.1)
+    expect(status).to_contain_text("no discard while melds are staged (SH-8.1)")
+    expect(status.locator("a.rule-link")).to_have_text("SH-8.1")
     expect(page.locator('#staged button[data-action="contract done"]')).to_have_count(0)
     select(second)
     page.click(f'#actions .action-buttons button.primary[data-action="{second}"]')
@@ -1395,6 +1398,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                 rr([{seat: 0, action: "kitty", note: "takes the kitty"},
                     {seat: 1, action: "kitty", note: "places 3D"}], "meld"),
                 rr([{seat: 0, action: "take 8 2", note: "takes the pile (3 cards)"}], "meld"),
+                rr([{seat: 0, action: "add 2 JK -> J", note: ""},
+                    {seat: 1, action: "add 2 -> wild", note: ""}], "meld"),
                 logPanel([{seat: -1, action: "", note: "deal 1 ends: seat 1 goes out; totals 30, 0, 5"}],
                          names, 1, 60, null, "shanghai-rummy", "deal_end").textContent,
                 logPanel([{seat: 2, action: "draw", note: "declines 10S"}],
@@ -1413,6 +1418,18 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                           {seat: 0, action: "take J J, 10 10 10", note: "takes the pile (1 card)"}],
                          names, 1, 60, null, "classic-canasta", "meld").textContent];
     }""")
+    # a stand-in bot's badge: playing for the seat during the game, "finished for" after it (a
+    # tester read "Bot (normal) playing for you" on every seat after "Game over")
+    badges = page.evaluate("""async () => {
+        const { seatPlate } = await import("/js/board.js");
+        const info = {kind: "bot", takeover: "clock", bot: "ismcts", connected: true};
+        const plate = (phase, seat) => seatPlate({phase, hand_sizes: [3, 4, 5], dealer: 0},
+            seat, info, ["Ann", "Bob", "Cleo"], 1, []).querySelector(".badge").textContent;
+        return [plate("upcard", 1), plate("upcard", 0), plate("game_over", 1),
+                plate("game_over", 2)];
+    }""")
+    assert badges == ["Bot (normal) playing for you", "Bot (normal) playing for them",
+                      "Bot (normal) finished for you", "Bot (normal) finished for them"]
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
                      "your turn", "your hand", "did not buy", "",
@@ -1430,6 +1447,8 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "1.Ann: took the kitty2.Bob (you): took the kitty; placed 3\u2666",
                      # with its cards: one past-tense sentence, the same verb as the bare take
                      "1.Ann: took the pile (3 cards) with 8 2",
+                     # an add names its meld in words (a tester read "added 2 Jk -> J")
+                     "1.Ann: added 2 Jk to the jacks2.Bob (you): added 2 to the wild meld",
                      # a Shanghai deal's totals say whose they are (a tester read bare numbers)
                      "1.Table: deal 1 ended: Bob (you) went out; totals: Ann 30, Bob (you) 0, Cleo 5",
                      # a Shanghai draw that declined the upcard: the note alone, not "draw — declined"

@@ -181,6 +181,37 @@ def test_the_clock_runs_out_a_bot_plays_then_the_player_takes_the_seat_back(cloc
                 json={"kind": "bot", "bot": "heuristic"})
 
 
+def test_the_clock_stands_still_while_the_seats_hint_is_worked_out(clock_server):
+    """A hint takes its time (about a second, the search bot's normal level): that time is
+    not the player's.  The seat's clock resumes where it stood when the hint came back (a
+    tester's own seat was taken over by its 10 s clock while a 6 s hint was worked out)."""
+    srv = clock_server
+    seed = seed_where_seat0_starts()
+    t = srv.create("classic-canasta", seats=[{"kind": "human", "name": "Alice"}]
+                   + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.05,
+                   turn_clock=4, takeover_bot="heuristic")
+    alice = t["seats"][0]["token"]
+    before = srv.view(t["table"], alice)["seats"][0]["clock_left"]
+    started = time.monotonic()
+    r = srv.request("GET", f"/api/tables/{t['table']}/hint", alice)
+    took = time.monotonic() - started
+    assert r.status_code == 200, r.text
+    view = srv.view(t["table"], alice)
+    seat = view["seats"][0]
+    assert seat["kind"] == "human" and seat["takeover"] is None
+    # the hint's time (``took``, nearly all of it the search) is given back: less than the
+    # requests' own overhead is gone from the clock
+    assert seat["clock_left"] >= before - 0.4, (before, seat["clock_left"], took)
+    # the same hint again is cached (no time to give back) and the clock runs on
+    r = srv.request("GET", f"/api/tables/{t['table']}/hint", alice)
+    assert r.status_code == 200
+    taken = wait_for("the clock to run out", lambda: summary(srv, t)["seats"][0]["takeover"],
+                     timeout=15)
+    assert taken == "clock"
+    srv.request("POST", f"/api/tables/{t['table']}/seats/0", t["creator_token"],
+                json={"kind": "bot", "bot": "heuristic"})
+
+
 def test_a_disconnected_seat_is_played_after_its_timeout(clock_server):
     """No clock, a disconnect timeout of 1 s: Alice (never connected) is played by the bot
     once she has been away a second at her turn; Bob, connected, is waited for however long

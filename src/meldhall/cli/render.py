@@ -223,12 +223,17 @@ def _turned_up(note: str) -> str:
 
 
 _TO_MELD = re.compile(r"^(layoff|swap) (\S+) -> (\d+)( low| high)?$")
+#: A canasta add: ``add 2 JK -> J``, ``add 2 -> wild`` (Railroad's wild meld).
+_ADD = re.compile(r"^add (.+) -> (\S+)$")
+#: The meld an add names, in a player's words (other ranks: ``9`` -> ``9s``).
+_MELD_WORDS = {"A": "aces", "J": "jacks", "Q": "queens", "K": "kings", "wild": "wild meld"}
 
 
 def action_past(action: str) -> str:
     """An action's notation as a log says it was done, in the past tense (its cards kept in
     notation): ``discard Q`` -> ``discarded Q``, ``draw`` -> ``drew``, ``meld done`` ->
-    ``laid down the staged melds``, ``layoff 9H -> 2`` -> ``laid off 9H on meld #2``; an action
+    ``laid down the staged melds``, ``layoff 9H -> 2`` -> ``laid off 9H on meld #2``, ``add 2 JK
+    -> J`` -> ``added 2 JK to the jacks``; an action
     this does not know is returned as it is."""
     a = action.strip()
     if a in _WHOLE_PAST:
@@ -240,6 +245,10 @@ def action_past(action: str) -> str:
         if m.group(1) == "layoff":
             return f"laid off {m.group(2)} on meld #{m.group(3)}{m.group(4) or ''}"
         return f"swapped {m.group(2)} for the joker of meld #{m.group(3)}"
+    m = _ADD.match(a)
+    if m:
+        # "added 2 Jk to the jacks", not the notation's arrow (CC-6.6, RR-6.8)
+        return f"added {m.group(1)} to the {_MELD_WORDS.get(m.group(2), m.group(2) + 's')}"
     verb, _, rest = a.partition(" ")
     if verb == "ask" and rest.isdigit():
         # "ask 0": the partner by seat, named where names are known ("asked 0" read raw)

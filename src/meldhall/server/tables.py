@@ -267,7 +267,8 @@ class LiveTable:
         """Why a bot should play for ``seat`` now: ``"clock"``, ``"disconnected"`` or
         ``None``."""
         clock = self.clock_deadline(seat)
-        if clock is not None and now >= clock:
+        # the clock stands still while the seat's own hint is worked out (see hint())
+        if clock is not None and now >= clock and seat not in self.hinting:
             return "clock"
         away = self.away_deadline(seat)
         if away is not None and now >= away:
@@ -277,7 +278,8 @@ class LiveTable:
     def next_deadline(self) -> float | None:
         """The earliest moment a takeover may be due (``None``: none can be)."""
         times = [d for s in self.watched_seats()
-                 for d in (self.clock_deadline(s), self.away_deadline(s)) if d is not None]
+                 for d in ((None if s in self.hinting else self.clock_deadline(s)),
+                           self.away_deadline(s)) if d is not None]
         if not times:
             return None
         return max(min(times), self.takeover_retry)
@@ -1078,7 +1080,8 @@ class TableManager:
         """The search bot's (``ismcts``, normal level) advice for ``seat``, computed in the
         worker pool from the seat's observation; ``Hint.to_json()`` plus the ``version`` it
         was computed at.  Cached per seat until the table moves on; one computation per seat
-        at a time.
+        at a time.  With a turn clock, the seat's clock stands still while its hint is
+        worked out (its decision's deadline moves on by the time the hint took).
 
         Raises:
             Refusal: ``game_over``, ``seat_is_bot``, ``not_your_turn`` (nothing to decide
@@ -1106,6 +1109,7 @@ class TableManager:
                           "moment", status=429)
         t.hinting.add(seat)
         self.hints_running += 1
+        started = time.time()
         try:
             data = await self.pool.advise(t.game, state.players, state.observation(seat),
                                           state.legal_actions(seat),
@@ -1117,6 +1121,14 @@ class TableManager:
         finally:
             t.hinting.discard(seat)
             self.hints_running -= 1
+            if t.version == version and t.turn_clock is not None:
+                # the time the hint took is not the player's: their clock resumes where it
+                # stood (a tester's own seat was taken over, a 10 s clock, while a hint that
+                # took 6 s was worked out); once per decision, as the hint is then cached
+                t.clock_from[seat] = (max(t.decision_since, t.clock_from.get(seat, 0.0))
+                                      + (time.time() - started))
+                t.notify(everyone=True)  # the seat's clock is public
+                self._arm(t)
         out = {"version": version, **data}
         t.hints[seat] = (version, out)
         return out

@@ -155,7 +155,10 @@ export function seatPlate(obs, seat, info, names, mySeat, toAct) {
     // who plays the seat (the viewer's own seat is online: it says nothing)
     title.append(" ", h("span.badge" + (info.connected ? ".on" : ".off"),
       info.kind !== "bot" ? (info.connected ? "online" : "away")
-        : info.takeover ? `Bot (${botLevel(info.bot)}) playing for ${seat === mySeat ? "you" : "them"}`
+        : info.takeover ? (obs.phase === "game_over"
+          // the game is over: the stand-in plays no more, it finished the game
+          ? `Bot (${botLevel(info.bot)}) finished for ${seat === mySeat ? "you" : "them"}`
+          : `Bot (${botLevel(info.bot)}) playing for ${seat === mySeat ? "you" : "them"}`)
         : `bot: ${info.bot}`));
   }
   if (info && info.thinking) title.append(" ", h("span.badge.thinking", "thinking\u2026"));
@@ -523,6 +526,8 @@ const WHOLE_PAST = { draw: "drew", withdraw: "withdrew the last staged meld",
 const VERB_PAST = { discard: "discarded", meld: "melded", add: "added", stage: "staged",
   take: "took the pile with", contract: "laid down the contract", layoff: "laid off",
   swap: "swapped", ask: "asked", buy: "bought" };
+// the meld an add names, in a player's words (other ranks: "9" -> "9s")
+const MELD_WORDS = { A: "aces", J: "jacks", Q: "queens", K: "kings", wild: "wild meld" };
 const CARD = "(?:(?:10|[2-9AJQK])[SHDC]|JK)";
 const ONLY_CARDS = new RegExp(`^${CARD}(?: ${CARD})*$`);
 
@@ -537,6 +542,9 @@ export function actionPast(action) {
     return m[1] === "layoff" ? `laid off ${m[2]} on meld #${m[3]}${m[4] || ""}`
       : `swapped ${m[2]} for the joker of meld #${m[3]}`;
   }
+  // a canasta add: "added 2 Jk to the jacks", not the notation's arrow (CC-6.6, RR-6.8)
+  const add = /^add (.+) -> (\S+)$/.exec(a);
+  if (add) return `added ${add[1]} to the ${MELD_WORDS[add[2]] || add[2] + "s"}`;
   const sp = a.indexOf(" ");
   const verb = sp < 0 ? a : a.slice(0, sp);
   // "ask 0": the partner by seat, which the log then names ("asked 0" read raw)
@@ -821,7 +829,9 @@ export function stagedPanel(obs, mySeat, melds, { undo, undoAll, commit, notes }
     const need = contractMelds(obs.contract);
     // built with h(), which skips the parts that do not apply (a DOM append would print "null")
     status.append(h("span", h("strong.staged-progress", `${staged.length} of ${need || "?"} meld${need === 1 ? "" : "s"} staged`),
-      need && staged.length < need ? h("span.dim", " \u2014 stage the others, or withdraw to discard without the contract")
+      // the discard buttons are gone while melds are staged: say why (a tester saw them vanish)
+      need && staged.length < need ? h("span.dim", " \u2014 no discard while melds are staged (",
+        ruleLink("SH-8.1"), "): stage the others, or withdraw to discard without the contract")
         : need ? h("span.dim", " \u2014 the contract is complete") : null,
       obs.contract ? h("span.dim", ` \u2014 contract ${obs.contract.number}: ${obs.contract.text}`) : null));
   } else if (Array.isArray(obs.minimums) && obs.side_of && mySeat !== null) {
