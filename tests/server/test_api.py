@@ -33,6 +33,19 @@ def test_games_describe_every_option_and_list_presets(server):
             st = new_game(name, seed=1, options=changes)
             for key, value in changes.items():
                 assert st.options.to_json()[key] == value, (name, preset, key)
+        # a list or mapping option shows how it is typed: its example is a valid value
+        # (a tester met a free-text "pairs of a score threshold …" field with no example)
+        for key, example in g["examples"].items():
+            assert g["options"][key] is None, (name, key)
+            st = new_game(name, seed=1, options={key: example})
+            assert st.options.to_json()[key] == example, (name, key)
+    assert games["railroad-canasta"]["examples"]["minimum_count_table"] == [
+        [15000, 150], [10000, 120], [5000, 90], [0, 50]]                        # RR-7.1
+    assert games["railroad-canasta"]["examples"]["canasta_bonuses"] == {
+        "red": 500, "black": 300, "wild": 1000, "sevens": 1500}                 # RR-13.2
+    assert games["classic-canasta"]["examples"]["minimum_count_table"] == [
+        [3000, 120], [1500, 90], [0, 50]]                                       # CC-7.1
+    assert games["shanghai-rummy"]["examples"]["buy_limits"] == [3] * 8 + [4, 4]  # SH-10.6
     cc = games["classic-canasta"]
     assert cc["presets"]["pagat"]["wild_ratio"] == "pagat"
     assert set(games["railroad-canasta"]["presets"]) >= {"short"}

@@ -1317,7 +1317,11 @@ def test_lobby_house_rules_speak_to_players(server, browser):
         assert len(labels) == len(keys)
         spaced = {k.replace("_", " ") for k in keys}
         assert not [x for x in labels if x in spaced and " " in x], labels
-        descs = page.locator("#options .option-desc").all_inner_texts()
+        # the descriptions in words (a list option's JSON example beside it is typed as is)
+        descs = page.locator("#options .option-desc").evaluate_all(
+            "els => els.map(e => { const c = e.cloneNode(true);"
+            " c.querySelectorAll('.option-example').forEach(x => x.remove());"
+            " return c.textContent; })")
         assert len(descs) == len(keys)
         bad = [d for d in descs if raw.search(d) or not re.search(r"\b(CC|RR|SH)-\d", d)]
         assert not bad, bad
@@ -1327,7 +1331,13 @@ def test_lobby_house_rules_speak_to_players(server, browser):
     expect(desc).to_contain_text("CC-11.2")
     expect(page.locator("#opt-minimum_count_table-desc")).to_contain_text(
         "pairs of a score threshold and the minimum count from it")
+    # how a list is typed: the rule's own table (a tester found a free-text field, no example)
+    expect(page.locator("#opt-minimum_count_table-desc")).to_contain_text(
+        "Typed as JSON; the rule's own value is [[3000,120],[1500,90],[0,50]].")
+    assert "e.g. [[3000,120]" in page.get_attribute("#opt-minimum_count_table", "placeholder")
     page.select_option("#game", "railroad-canasta")
+    expect(page.locator("#opt-canasta_bonuses-desc")).to_contain_text(
+        '{"red":500,"black":300,"wild":1000,"sevens":1500}')
     expect(page.locator("#opt-go_out_requirement-desc")).to_contain_text(
         "\u201cone canasta of each of the four types\u201d")
     assert not errors, errors

@@ -168,6 +168,9 @@ def _games_info() -> list[dict[str, Any]]:
                     "descriptions": _option_descriptions(module, options),
                     "choice_labels": _choice_labels(module, choices),
                     "labels": dict(getattr(module, "LABELS", {})),
+                    # how a list or mapping option is typed (the spec's own value)
+                    "examples": {k: v for k, v in getattr(module, "EXAMPLES", {}).items()
+                                 if k in options},
                     "presets": _presets(module, type(st.options))})
     return out
 

@@ -256,3 +256,9 @@ LABELS: dict[str, str] = {
     "three_player_mode": "Three players",
     "two_player_stock_draw": "Two players: cards drawn",
 }
+
+#: How a player types the options whose field takes a list (JSON), shown beside the field in
+#: the web lobby: the spec's own value of each (CC-7.1).
+EXAMPLES: dict[str, object] = {
+    "minimum_count_table": [list(row) for row in DEFAULT_MINIMUM_TABLE],
+}

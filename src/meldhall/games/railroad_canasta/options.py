@@ -239,3 +239,10 @@ LABELS: dict[str, str] = {
     "upcard_wild_freezes": "Wild upcard freezes the pile",
     "tie_rule": "Tie at the top",
 }
+
+#: How a player types the options whose field takes a list or a mapping (JSON), shown beside
+#: the field in the web lobby: the spec's own value of each (RR-7.1, RR-13.2).
+EXAMPLES: dict[str, object] = {
+    "minimum_count_table": [list(row) for row in DEFAULT_MINIMUM_TABLE],
+    "canasta_bonuses": dict(DEFAULT_BONUSES),
+}

@@ -256,3 +256,9 @@ LABELS: dict[str, str] = {
     "max_stock_rebuilds": "Stock rebuilds",
     "tie_rule": "Tie for the lowest",
 }
+
+#: How a player types the options whose field takes a list (JSON), shown beside the field in
+#: the web lobby: the spec's own value of each (SH-10.6).
+EXAMPLES: dict[str, object] = {
+    "buy_limits": list(DEFAULT_BUY_LIMITS),
+}

@@ -237,16 +237,22 @@ function optionInputs(g) {
     } else if (typeof value === "string") {
       input = h("input", { id, "data-kind": "string", "data-key": key, value });
     } else {
+      // a list or mapping, typed as JSON: the field shows how (the rule's own value)
+      const example = (g.examples || {})[key];
       input = h("input", { id, "data-kind": "json", "data-key": key,
-                           value: value === null ? "" : JSON.stringify(value), placeholder: "default" });
+                           value: value === null ? "" : JSON.stringify(value),
+                           placeholder: example === undefined ? "default" : `empty: the rule; or e.g. ${JSON.stringify(example)}` });
     }
     input.dataset.initial = input.type === "checkbox" ? String(input.checked) : input.value;
     const desc = descriptions[key] ? descriptionWords(g, key, descriptions[key]) : null;
     if (desc) input.setAttribute("aria-describedby", id + "-desc");
     input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input",
       () => presetShown(g));
+    const example = (g.examples || {})[key];
     box.append(h("div.option", h("label", { for: id }, optionLabel(g, key)), input,
-      desc ? h("p.dim.option-desc", { id: id + "-desc" }, desc) : null));
+      desc ? h("p.dim.option-desc", { id: id + "-desc" }, desc,
+        example === undefined ? null
+          : h("span.option-example", " Typed as JSON; the rule's own value is ", h("code", JSON.stringify(example)), ".")) : null));
   }
 }
 
