@@ -153,7 +153,9 @@ class Hint:
             margin = _margin(self.gate_z)
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
-                     "this hint, so the figures compare move with move (± one standard "
+                     "this hint (the cards you cannot see dealt at random, then the hand "
+                     "played on by the heuristic bot), so the figures compare move with move "
+                     "(± one standard "
                      "error).  The recommendation is the move that did best on them"
                      + ("; the melds you have staged are kept unless a move that withdraws "
                         f"them does better there by more than {margin}{noise}."
@@ -511,8 +513,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     _, spread = _paired(results[rec], [0.0] * deals)
     best = type(r)(r.action, deals, means[rec], r.heuristic, None, spread)
     gate = _gate(level)
-    basis = (f"on {deals} sampled deals (the cards you cannot see dealt at random, the hand "
-             "played on by the heuristic bot)")
+    # what a sampled deal is, the footnote says (a tester found the why heavy with it)
+    basis = f"on {deals} sampled deals"
     top = rows[0][0] if rows else None
     if keep_staged and rec != g:
         adv, err = _paired(results[rec], results[g])
