@@ -864,11 +864,16 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     # the discard buttons are gone while melds are staged: the status says why (SH-8.1)
     expect(status).to_contain_text("no discard while melds are staged (SH-8.1)")
     expect(status.locator("a.rule-link")).to_have_text("SH-8.1")
+    # and the header offers what there is to do, not "Meld or discard"
+    expect(page.locator(".turn.mine")).to_have_text(
+        "Your move: Stage the rest of the contract, or withdraw")
     expect(page.locator('#staged button[data-action="contract done"]')).to_have_count(0)
     select(second)
     page.click(f'#actions .action-buttons button.primary[data-action="{second}"]')
     expect(status).to_contain_text("2 of 2 melds staged")
     expect(status).to_contain_text("the contract is complete")
+    expect(page.locator(".turn.mine")).to_have_text(
+        "Your move: Lay down the contract (contract done), or withdraw")
     # a tester saw "stagednull": a part that does not apply must not print as text
     assert "null" not in status.inner_text(), status.inner_text()
     page.locator("#staged").screenshot(path=str(artifacts / "e2e_staging_shanghai.png"))

@@ -69,6 +69,13 @@ export function phaseText(obs, mine) {
     meld: ["Meld or discard", "to meld or discard"],
     deal_end: ["The deal is over: deal the next one", "to deal the next deal"],
   };
+  if (mine && isShanghai(obs) && obs.phase === "meld" && (obs.staged || []).length) {
+    // the player's own staged contract: no discard until it is laid down or withdrawn
+    // (SH-8.1; "Meld or discard" offered a discard there is none of)
+    const need = contractMelds(obs.contract);
+    return need && obs.staged.length >= need ? "Lay down the contract (contract done), or withdraw"
+      : "Stage the rest of the contract, or withdraw";
+  }
   const texts = (isShanghai(obs) ? shanghai : canasta)[obs.phase];
   return texts ? texts[mine ? 0 : 1] : null;
 }
