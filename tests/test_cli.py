@@ -784,3 +784,32 @@ def test_rules_by_a_rule_id_alone():
     assert alone.output == named.output and "RR-6.9" in alone.output
     whole = run("rules", "shanghai-rummy")
     assert whole.exit_code == 0 and "SH-13.2" in whole.output  # still the whole game
+
+
+def test_a_hint_whose_action_is_a_step_names_the_move_first():
+    """A hint that must first withdraw the staged melds (its action ``withdraw all``, its
+    move ``discard 3``) names the move in its headline and the step after it, as the web
+    does (a tester read "Hint for you: withdraw all" above a table compared with discard 3)."""
+    from rich.console import Console
+
+    from meldhall import new_game
+    from meldhall.cli.hint import hint_view
+    from meldhall.hints import Hint
+
+    state = new_game("classic-canasta", players=2, seed=2).apply_text("draw")
+    stage = next(a for a in state.legal_actions() if str(a).startswith("stage"))
+    staged = state.apply(stage)
+    withdraw = next(a for a in staged.legal_actions() if str(a) in ("withdraw all", "withdraw"))
+    move = next(a for a in state.legal_actions() if str(a).startswith("discard"))
+    h = Hint(0, withdraw, 12.0, 10, [], "ismcts", 5, plan=move, next=withdraw,
+             why="Because.")
+    console = Console(width=120, record=True)
+    for part in hint_view(h, "you"):
+        console.print(part)
+    text = console.export_text()
+    from meldhall.cli.render import pretty_notation as pn
+
+    assert f"Hint for you: {pn(str(move))}" in text, text
+    assert (f"Its next step: '{pn(str(withdraw))}' (what you have staged is not part of "
+            "it).") in text, text
+    assert "This is the next step of" not in text

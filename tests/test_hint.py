@@ -519,3 +519,24 @@ def test_a_shanghai_discard_says_why_at_the_table():
                 assert "SH-13.2" in reason
                 said += 1
     assert said >= 10
+
+
+def test_a_footnote_under_a_better_looking_move_does_not_say_did_best():
+    """A listed move with a positive figure (better on these deals, by less than the margin)
+    and a footnote that said "The recommendation is the move that did best on them" read as a
+    contradiction (a tester): the footnote says the recommendation is one no move beat by more
+    than the margin, and that a smaller positive figure is noise."""
+    from meldhall.hints import Hint
+
+    state = new_game("shanghai-rummy", players=3, seed=1)
+    legal = state.legal_actions()
+    h = Hint(state.to_act[0], legal[0], -3.0, 12, [(legal[1], -1.0, 12)], "ismcts",
+             len(legal), [(11.0, 8.0)], penalty=True, measured=12, gate_z=1.64)
+    foot = h.footnote()
+    assert "or one that no move beat by more than 1.64 standard errors" in foot, foot
+    assert "a positive figure smaller than 1.64 times its ± is noise" in foot, foot
+    assert "did best on them." not in foot, foot
+    # with nothing better listed, it did best, and says so
+    h2 = Hint(state.to_act[0], legal[0], -3.0, 12, [(legal[1], -1.0, 12)], "ismcts",
+              len(legal), [(-11.0, 8.0)], penalty=True, measured=12, gate_z=1.64)
+    assert "The recommendation is the move that did best on them." in h2.footnote()

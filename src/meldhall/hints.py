@@ -159,7 +159,10 @@ class Hint:
                      "error).  The recommendation is the move that did best on them"
                      + ("; the melds you have staged are kept unless a move that withdraws "
                         f"them does better there by more than {margin}{noise}."
-                        if self.staged else "."))
+                        if self.staged else
+                        # a move listed as better: said, not "did best" above it (a tester)
+                        f", or one that no move beat by more than {margin}{noise}."
+                        if better else "."))
         else:
             basis = (f"{self.gate + '  ' if self.gate else ''}Only that comparison decides: a "
                      "move dropped after a few deals was behind the moves kept on those deals, "

@@ -64,8 +64,13 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     """A hint for people: the recommended move first, with its estimate and one sentence of
     why, then the other moves compared with it (``who``: ``seat 2``, ``you``)."""
     parts: list[RenderableType] = []
+    # the move first, as the web does: where the hint's action is only a step of it
+    # (``withdraw all`` before ``discard 3``), the headline names the move and a line after
+    # it the step (a tester read "Hint for you: withdraw all" above a table of discard 3)
+    step_only = (h.plan is not None and h.next is not None and str(h.plan) != str(h.action)
+                 and not (str(h.next) != str(h.action)))
     line = Text(f"Hint for {who}: ", style="bold")
-    line.append_text(notation_text(str(h.action), style="bold green"))
+    line.append_text(notation_text(str(h.plan if step_only else h.action), style="bold green"))
     parts.append(line)
     if h.value is not None:
         # over the hint's own deals the estimate has its uncertainty (± one standard error):
@@ -94,9 +99,9 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                           f"type the whole melding '{pretty_notation(str(h.plan))}')",
                           style="dim"))
     elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
-        why = (": what you have staged is not part of it" if str(h.action).startswith(
+        why = (" (what you have staged is not part of it)" if str(h.action).startswith(
             "withdraw") else "")
-        parts.append(Text(f"  This is the next step of '{pretty_notation(str(h.plan))}'{why}.",
+        parts.append(Text(f"  Its next step: '{pretty_notation(str(h.action))}'{why}.",
                           style="dim"))
     if h.alternatives:
         rec = pretty_notation(str(h.plan if h.plan is not None else h.action))

@@ -52,8 +52,14 @@ export function cardRow(list, opts = {}) {
  *  "hand_end" — are not shown): for the page's own seat "Draw or take the pile"; for the
  *  others the end of "Waiting for Bob …" ("to draw or take the pile").  null for a phase
  *  without words (the turn line then names no phase). */
-export function phaseText(obs, mine) {
+export function phaseText(obs, mine, legal = null) {
   const up = obs.upcard ? cardLabel(obs.upcard) : "the upcard";
+  if (mine && Array.isArray(legal) && legal.length === 1 && legal[0] === "draw"
+      && obs.phase === "draw" && !isShanghai(obs)) {
+    // the pile cannot be taken (blocked, or frozen without a natural pair): say so, not
+    // "Draw or take the pile" (a tester read it as a move there was not)
+    return "Draw (the pile cannot be taken now)";
+  }
   const canasta = {
     draw: ["Draw or take the pile", "to draw or take the pile"],
     meld: ["Meld or discard", "to meld or discard"],
@@ -81,7 +87,7 @@ export function phaseText(obs, mine) {
 }
 
 /** Title line: game, hand, contract, whose turn. */
-export function headerInfo(obs, common, names, mySeat, seats) {
+export function headerInfo(obs, common, names, mySeat, seats, legal = null) {
   const parts = [GAME_TITLES[obs.game] || obs.game];
   if (isShanghai(obs)) {
     parts.push(`deal ${obs.deal}`);
@@ -95,7 +101,7 @@ export function headerInfo(obs, common, names, mySeat, seats) {
   if (common && common.finished) turn = "Game over";
   else if (toAct.length) {
     const who = toAct.map((s) => seatName(names, s, mySeat)).join(", ");
-    const what = phaseText(obs, toAct.includes(mySeat));
+    const what = phaseText(obs, toAct.includes(mySeat), legal);
     // a stand-in bot playing this page's seat: the move is not the player's to make
     const standIn = !!(seats && seats[mySeat] && seats[mySeat].takeover);
     mine = toAct.includes(mySeat) && !standIn;

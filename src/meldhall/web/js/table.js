@@ -293,7 +293,7 @@ function render() {
   const common = msg.common;
   const nm = names();
   const toAct = common.to_act;
-  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats));
+  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats, msg.view.legal));
   // the seat's number (the invite links say it) and its player's name, as the lobby writes it
   const conn = $("conn");
   if (role === "seat" && nm[mySeat] && conn.textContent === `connected as seat ${mySeat}`) {
