@@ -107,6 +107,11 @@ def test_play_a_turn_in_the_browser(server, browser, artifacts):
     page.click("#create-btn")
     expect(page.locator("#created")).to_contain_text("Table created")
     expect(page.locator("#mine li")).to_have_count(1)
+    # "Your tables" says who plays, and keeps the spectators' link (a tester found two tables
+    # of one game alike, and no spectator link for a table of one person)
+    expect(page.locator("#mine li .table-seats")).to_contain_text(re.compile(
+        r"· \d players: .*\(heuristic\)"))
+    expect(page.locator("#mine li details summary")).to_have_text("spectator link")
     page.click("#open-my-seat")
 
     # the table: my move, draw

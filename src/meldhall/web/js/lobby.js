@@ -366,9 +366,15 @@ async function listTables() {
       h("span.dim", ` ${t.role === "seat" ? "seat " + t.seat : t.role || ""} · ${new Date(t.created).toLocaleString()} `));
     const status = h("span.table-status", "…");
     li.append(status);
-    if (t.invites && t.invites.length > 1) {
-      const inv = h("details", h("summary", "invite links"));
-      for (const s of t.invites) inv.append(h("div", `seat ${s.seat}: `, h("input.link", { value: absolute(s.url), readonly: true })));
+    const who = h("span.table-seats.dim");
+    li.append(who);
+    if ((t.invites && t.invites.length > 1) || t.spectator_url) {
+      // the friends' invite links and the spectators' link (a table of one person had none)
+      const inv = h("details", h("summary", t.invites && t.invites.length > 1 ? "invite links" : "spectator link"));
+      if (t.invites && t.invites.length > 1) {
+        for (const s of t.invites) inv.append(h("div", `seat ${s.seat}: `, h("input.link", { value: absolute(s.url), readonly: true })));
+      }
+      if (t.spectator_url) inv.append(h("div", "spectators: ", h("input.link", { value: absolute(t.spectator_url), readonly: true })));
       li.append(inv);
     }
     const forget = h("button.small", { type: "button", "aria-label": "forget this table" }, "forget");
@@ -380,6 +386,11 @@ async function listTables() {
         // Shanghai Rummy plays deals, the canasta games hands
         const unit = t.game === "shanghai-rummy" || s.game === "shanghai-rummy" ? "deal" : "hand";
         status.textContent = s.finished ? "finished" : `in play, ${s.hands_scored} ${unit}${s.hands_scored === 1 ? "" : "s"} scored`;
+        // who plays: two tables of one game read alike without it (a tester)
+        if (Array.isArray(s.seats)) {
+          who.textContent = ` · ${s.seats.length} players: ` + s.seats.map((x) =>
+            x.kind === "bot" && !x.takeover ? `${x.name || "bot"} (${botLevel(x.bot)})` : x.name || `seat ${x.seat}`).join(", ");
+        }
         if (s.finished && t.role === "seat") countFinished(t);
       })
       .catch((e) => { status.textContent = e.status === 404 ? "gone" : "?"; });
