@@ -116,7 +116,8 @@ def test_play_status_says_what_the_player_may_do(game):
     assert r.exit_code == 0, r.output
     out = r.output
     before, after = out.split("Your move> draw", 1)
-    assert "Your move: Draw or take the pile" in before
+    # (seed 3: the pile is out of reach, draw is the only move, and the status says so)
+    assert "Your move: Draw (the pile cannot be taken now)" in before
     assert "Your move: Meld or discard" in after
     assert "To act:" not in out and "(meld" not in out and "(draw)" not in out
 

@@ -525,3 +525,25 @@ def test_log_lines_are_past_tense_sentences():
     }
     for (action, note), text in said.items():
         assert log_line(action, note).plain == text, (action, note)
+
+
+def test_a_draw_with_the_pile_out_of_reach_says_so():
+    """With ``draw`` the only legal move (a frozen pile and no natural pair, or a blocked
+    pile), the terminal's status says "Draw (the pile cannot be taken now)", not "Draw or
+    take the pile" (a tester read that as a move there was not); with a take, as before."""
+    from rich.console import Console
+
+    from meldhall import new_game
+    from meldhall.cli.canasta_tables import classic_table, railroad_table
+
+    for game, table in (("classic-canasta", classic_table), ("railroad-canasta", railroad_table)):
+        state = new_game(game, players=2, seed=3)
+        seat = state.to_act[0]
+        names = ["you" if s == seat else "heuristic" for s in range(2)]
+        said = {}
+        for legal in (["draw"], ["draw", "take 8 8"]):
+            console = Console(width=140, record=True)
+            console.print(table(state.observation(seat), names, legal=legal))
+            said[len(legal)] = console.export_text()
+        assert "Your move: Draw (the pile cannot be taken now)" in said[1], game
+        assert "Your move: Draw or take the pile" in said[2], game

@@ -227,7 +227,7 @@ def _classic_meld_text(m: dict[str, Any]) -> Text:
 def classic_table(obs: Any, names: Sequence[str] | None = None, *,
                   hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
                   title: str | None = None, sort: str | None = None,
-                  **_: Any) -> RenderableType:
+                  legal: Sequence[str] | None = None, **_: Any) -> RenderableType:
     """The Classic Canasta table as ``obs.seat`` sees it (``sort="suit"``: hands by suit).
 
     Args:
@@ -236,6 +236,8 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
         hands: hands to show (seat -> cards); default: the observer's own hand only.
         log_lines: how many recent public log entries to show (0: none).
         title: the panel title (default: game, hand and dealer).
+        legal: the observer's legal moves in notation when it is to act (the status then
+            says when the pile is out of reach); ``None``: not known.
     """
     j = obs.to_json()
     n = j["players"]
@@ -301,15 +303,27 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
         [sides, pile_text(obs, j, flags), stock_text(j)], title, log=j["log"], names=names,
         log_lines=log_lines, hands=_hand_rows(obs, names, hands, sort),
         status=_classic_status(j, names, obs.public.get("asker_partner", -1),
-                               hands is not None))
+                               hands is not None, legal))
 
 
 #: The commands of each Classic phase, after what the player may do.
 _CC_HOW = {"draw": "'draw' or 'take …'", "meld": "'meld …', 'add …', then 'discard …'"}
 
 
+def _draw_only(phase: str, mine: bool, legal: Sequence[str] | None) -> bool:
+    """The player's draw with the pile out of reach (blocked, or frozen without a natural
+    pair): ``draw`` is the only legal move, and the status says so rather than "Draw or take
+    the pile" (a tester read that as a move there was not)."""
+    return mine and phase == "draw" and legal is not None and list(legal) == ["draw"]
+
+
+#: The status of a draw with the pile out of reach (the web header says the same).
+DRAW_ONLY = "Draw (the pile cannot be taken now)"
+
+
 def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
-                    face_up: bool = False) -> Text | None:
+                    face_up: bool = False, legal: Sequence[str] | None = None
+                    ) -> Text | None:
     phase = j["phase"]
     if phase in ("hand_end", "game_over"):
         return None
@@ -323,8 +337,11 @@ def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
                  style="yellow")
         return t
     mine = j["turn"] == j["seat"] and not face_up
-    t = to_act_text(j["turn"], names, phase_text("classic-canasta", phase, mine) or phase,
-                    mine=mine, how=_CC_HOW.get(phase, "") if mine else "")
+    if _draw_only(phase, mine, legal):
+        t = to_act_text(j["turn"], names, DRAW_ONLY, mine=True, how="'draw'")
+    else:
+        t = to_act_text(j["turn"], names, phase_text("classic-canasta", phase, mine) or phase,
+                        mine=mine, how=_CC_HOW.get(phase, "") if mine else "")
     if j["asked"] and j["permission"] is not None:
         t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
                  "\"may I go out?\"", style="yellow")
@@ -420,14 +437,15 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
                    hands: dict[int, Sequence[Card]] | None = None,
                    kitties: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
                    title: str | None = None, sort: str | None = None,
-                   **_: Any) -> RenderableType:
+                   legal: Sequence[str] | None = None, **_: Any) -> RenderableType:
     """The Railroad Canasta table as ``obs.seat`` sees it: per player the score and minimum
     count, the kitty (size, taken, eligible), the canasta types completed, red threes, closed
     canastas and open melds; the pile, the stock, the sevens lock and the last actions.
 
     ``hands`` and ``kitties`` (seat -> cards) show those face up (the replay's all-hands view);
     by default the observer's own hand, and its kitty once the observer may look at it
-    (RR-10.2), are shown.
+    (RR-10.2), are shown.  ``legal``: the observer's legal moves in notation when it is to act
+    (the status then says when the pile is out of reach, RR-8); ``None``: not known.
     """
     j = obs.to_json()
     n = j["players"]
@@ -483,7 +501,7 @@ def railroad_table(obs: Any, names: Sequence[str] | None = None, *,
         title = (f"Railroad Canasta · hand {j['hand_no'] + 1} · dealer seat {j['dealer']} · "
                  f"{n} players · target {obs.options.target_score}")
     return table_panel(parts, title, log=j["log"], names=names, log_lines=log_lines,
-                       hands=rows, status=_railroad_status(j, obs, names, face_up))
+                       hands=rows, status=_railroad_status(j, obs, names, face_up, legal))
 
 
 def sorted_kitty(obs: Any, mask: int) -> list[Card]:
@@ -492,14 +510,17 @@ def sorted_kitty(obs: Any, mask: int) -> list[Card]:
 
 
 def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
-                     face_up: bool) -> Text | None:
+                     face_up: bool, legal: Sequence[str] | None = None) -> Text | None:
     phase = j["phase"]
     if phase not in _RR_HOW:
         return None
     me = j["seat"]
     mine = j["turn"] == me and not face_up
-    t = to_act_text(j["turn"], names, phase_text("railroad-canasta", phase, mine) or phase,
-                    mine=mine, how=_RR_HOW[phase] if mine else "")
+    if _draw_only(phase, mine, legal):
+        t = to_act_text(j["turn"], names, DRAW_ONLY, mine=True, how="'draw'")
+    else:
+        t = to_act_text(j["turn"], names, phase_text("railroad-canasta", phase, mine) or phase,
+                        mine=mine, how=_RR_HOW[phase] if mine else "")
     if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
         missing = missing_types(j["melds"][me])
         if missing:

@@ -124,7 +124,10 @@ class Session:
     # ------------------------------------------------------------------ drawing
     def draw_table(self) -> None:
         obs = self.state.observation(self.human)
-        self.console.print(self.ui.table(obs, self.names, sort=self.sort))
+        # the player's legal moves, so the status can say when the pile is out of reach
+        legal = ([str(a) for a in self.state.legal_actions()]
+                 if self.human in self.state.to_act else None)
+        self.console.print(self.ui.table(obs, self.names, sort=self.sort, legal=legal))
 
     def show_legal(self, legal: list[Action], everything: bool = False) -> None:
         # stage actions can be many (one per meld the hand allows): the list shows the first
