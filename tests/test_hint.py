@@ -422,6 +422,14 @@ def test_the_why_opens_with_what_the_move_does_at_the_table():
     if held:
         assert game_reason("classic-canasta", obs, Discard(held[0])).startswith("your only ")
     assert "no meld of" in game_reason("classic-canasta", obs, Discard(held[0] if held else 13))
+    # Shanghai's contract and lay-off say what they do (a tester found such whys statistics
+    # only): SH-9.1 lay-offs from the next turn, SH-8.6 no other meld this deal
+    sh = new_game("shanghai-rummy", players=3, seed=1)
+    sobs = sh.observation(0)
+    said = game_reason("shanghai-rummy", sobs, sh.parse_action("contract done"))
+    assert "lay off on any meld" in said and "SH-9.1" in said and "SH-8.6" in said, said
+    said = game_reason("shanghai-rummy", sobs, sh.parse_action("layoff 9H -> 2"))
+    assert said.startswith("it lays off a card") and "SH-9.1" in said, said
     h = hint(midgame("shanghai-rummy", 4, seed=8, decisions=5), bot="ismcts:24", seed=3)
     if str(h.action) == "buy":
         assert h.why.startswith("Buying adds the upcard and a penalty card"), h.why

@@ -559,7 +559,8 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
     three blocks the next player (CC-8.10, RR-8.2), and a natural card is said by how many of
     its rank the hand holds and whether the next player's side has a meld of it (it could
     take the pile with it, CC-8.6, RR-8.5).  A take: the size of the pile.  Shanghai Rummy's
-    buy: the two cards it adds (SH-10.4)."""
+    buy: the two cards it adds (SH-10.4); its contract: the lay-offs it allows (SH-9.1) and
+    the melds it ends (SH-8.6); a lay-off: one card fewer in hand (SH-9.1)."""
     from meldhall.games.canasta.actions import rank_word
 
     head = str(action).split(" ", 1)[0]
@@ -573,6 +574,13 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
             return _shanghai_discard_reason(observation, action.kind)
         if head in ("take", "draw") and observation.phase == "upcard":
             return _shanghai_upcard_reason(observation, head == "take")
+        if head == "contract":
+            # what making the contract changes (a tester found such hints statistics only)
+            return ("it lays down your contract: from your next turn you may lay off on any "
+                    "meld on the table (SH-9.1), and you may start no other meld this deal "
+                    "(SH-8.6)")
+        if head == "layoff":
+            return "it lays off a card, one fewer left in your hand to count against you (SH-9.1)"
         return ""
     if game == "railroad-canasta" and observation.phase == "kitty" and head in ("kitty", "pass"):
         # RR-10.3: the kitty is taken once, whole, after a discard
