@@ -39,6 +39,15 @@ def seed_where_seat0_starts(players: int = 4) -> int:
                 if new_game("classic-canasta", players=players, seed=s).to_act == (0,))
 
 
+def alice_and_three_bots(server: Server, turn_clock: float) -> dict:
+    """A Classic table where Alice (seat 0, a person) decides first, three heuristic bots,
+    the turn clock ``turn_clock`` seconds and the heuristic as the stand-in."""
+    return server.create("classic-canasta", seats=[{"kind": "human", "name": "Alice"}]
+                         + [{"kind": "bot", "bot": "heuristic"}] * 3,
+                         seed=seed_where_seat0_starts(), bot_pause=0.05,
+                         turn_clock=turn_clock, takeover_bot="heuristic")
+
+
 def summary(server: Server, t: dict) -> dict:
     r = server.request("GET", f"/api/tables/{t['table']}", t["creator_token"])
     assert r.status_code == 200, r.text
@@ -133,10 +142,7 @@ def test_a_misbehaving_bot_plays_a_whole_hand(clock_server):
 # ------------------------------------------------------------------------- the clock
 def test_the_clock_runs_out_a_bot_plays_then_the_player_takes_the_seat_back(clock_server):
     srv = clock_server
-    seed = seed_where_seat0_starts()
-    t = srv.create("classic-canasta", seats=[{"kind": "human", "name": "Alice"}]
-                   + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.05,
-                   turn_clock=2, takeover_bot="heuristic")
+    t = alice_and_three_bots(srv, turn_clock=2)
     alice = t["seats"][0]["token"]
     assert t["clock"] == {"turn_clock": 2.0, "disconnect_timeout": 60.0,
                           "takeover_bot": "heuristic", "takeover_level": "heuristic"}
@@ -186,10 +192,7 @@ def test_the_clock_stands_still_while_the_seats_hint_is_worked_out(clock_server)
     not the player's.  The seat's clock resumes where it stood when the hint came back (a
     tester's own seat was taken over by its 10 s clock while a 6 s hint was worked out)."""
     srv = clock_server
-    seed = seed_where_seat0_starts()
-    t = srv.create("classic-canasta", seats=[{"kind": "human", "name": "Alice"}]
-                   + [{"kind": "bot", "bot": "heuristic"}] * 3, seed=seed, bot_pause=0.05,
-                   turn_clock=4, takeover_bot="heuristic")
+    t = alice_and_three_bots(srv, turn_clock=4)
     alice = t["seats"][0]["token"]
     before = srv.view(t["table"], alice)["seats"][0]["clock_left"]
     started = time.monotonic()

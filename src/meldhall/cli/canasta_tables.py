@@ -16,6 +16,7 @@ from rich.text import Text
 
 from meldhall.cards import Card
 from meldhall.cli.render import (
+    DRAW_ONLY,
     card_text,
     cards_text,
     hand_label,
@@ -310,17 +311,6 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
 _CC_HOW = {"draw": "'draw' or 'take …'", "meld": "'meld …', 'add …', then 'discard …'"}
 
 
-def _draw_only(phase: str, mine: bool, legal: Sequence[str] | None) -> bool:
-    """The player's draw with the pile out of reach (blocked, or frozen without a natural
-    pair): ``draw`` is the only legal move, and the status says so rather than "Draw or take
-    the pile" (a tester read that as a move there was not)."""
-    return mine and phase == "draw" and legal is not None and list(legal) == ["draw"]
-
-
-#: The status of a draw with the pile out of reach (the web header says the same).
-DRAW_ONLY = "Draw (the pile cannot be taken now)"
-
-
 def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
                     face_up: bool = False, legal: Sequence[str] | None = None
                     ) -> Text | None:
@@ -337,11 +327,9 @@ def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
                  style="yellow")
         return t
     mine = j["turn"] == j["seat"] and not face_up
-    if _draw_only(phase, mine, legal):
-        t = to_act_text(j["turn"], names, DRAW_ONLY, mine=True, how="'draw'")
-    else:
-        t = to_act_text(j["turn"], names, phase_text("classic-canasta", phase, mine) or phase,
-                        mine=mine, how=_CC_HOW.get(phase, "") if mine else "")
+    what = phase_text("classic-canasta", phase, mine, legal=legal) or phase
+    how = ("'draw'" if what == DRAW_ONLY else _CC_HOW.get(phase, "")) if mine else ""
+    t = to_act_text(j["turn"], names, what, mine=mine, how=how)
     if j["asked"] and j["permission"] is not None:
         t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
                  "\"may I go out?\"", style="yellow")
@@ -516,11 +504,9 @@ def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
         return None
     me = j["seat"]
     mine = j["turn"] == me and not face_up
-    if _draw_only(phase, mine, legal):
-        t = to_act_text(j["turn"], names, DRAW_ONLY, mine=True, how="'draw'")
-    else:
-        t = to_act_text(j["turn"], names, phase_text("railroad-canasta", phase, mine) or phase,
-                        mine=mine, how=_RR_HOW[phase] if mine else "")
+    what = phase_text("railroad-canasta", phase, mine, legal=legal) or phase
+    how = ("'draw'" if what == DRAW_ONLY else _RR_HOW[phase]) if mine else ""
+    t = to_act_text(j["turn"], names, what, mine=mine, how=how)
     if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
         missing = missing_types(j["melds"][me])
         if missing:

@@ -67,8 +67,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     # the move first, as the web does: where the hint's action is only a step of it
     # (``withdraw all`` before ``discard 3``), the headline names the move and a line after
     # it the step (a tester read "Hint for you: withdraw all" above a table of discard 3)
-    step_only = (h.plan is not None and h.next is not None and str(h.plan) != str(h.action)
-                 and not (str(h.next) != str(h.action)))
+    step_only = (h.plan is not None and h.next is not None and str(h.next) == str(h.action)
+                 and str(h.plan) != str(h.action))
     line = Text(f"Hint for {who}: ", style="bold")
     line.append_text(notation_text(str(h.plan if step_only else h.action), style="bold green"))
     parts.append(line)
@@ -98,7 +98,7 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
         parts.append(Text(f"  Play it step by step: next '{pretty_notation(str(h.next))}' (or "
                           f"type the whole melding '{pretty_notation(str(h.plan))}')",
                           style="dim"))
-    elif h.plan is not None and h.next is not None and str(h.plan) != str(h.action):
+    elif step_only:
         why = (" (what you have staged is not part of it)" if str(h.action).startswith(
             "withdraw") else "")
         parts.append(Text(f"  Its next step: '{pretty_notation(str(h.action))}'{why}.",

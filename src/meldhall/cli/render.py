@@ -655,10 +655,22 @@ SHANGHAI_PHASE_TEXT = {
 }
 
 
-def phase_text(game: str, phase: str, mine: bool, upcard: str | None = None) -> str | None:
+#: A canasta draw with the pile out of reach (the web header says the same).
+DRAW_ONLY = "Draw (the pile cannot be taken now)"
+
+
+def phase_text(game: str, phase: str, mine: bool, upcard: str | None = None,
+               legal: Sequence[str] | None = None) -> str | None:
     """What the seat to act may do in ``phase`` of ``game``, for people: ``"Meld or discard"``
     to that player (``mine``), ``"to meld or discard"`` of another; ``upcard`` in notation
-    (``"AS"``, shown ``A♠``).  ``None`` for a phase without a decision (``game_over``)."""
+    (``"AS"``, shown ``A♠``).  ``None`` for a phase without a decision (``game_over``).
+    ``legal``: the player's legal moves in notation, if known; a canasta draw whose only one
+    is ``draw`` (the pile blocked, or frozen without a natural pair: CC-8, RR-8) is
+    :data:`DRAW_ONLY`, not "Draw or take the pile" (a tester read that as a move there was
+    not)."""
+    if (mine and phase == "draw" and game != "shanghai-rummy" and legal is not None
+            and list(legal) == ["draw"]):
+        return DRAW_ONLY
     texts = (SHANGHAI_PHASE_TEXT if game == "shanghai-rummy" else CANASTA_PHASE_TEXT).get(phase)
     if texts is None:
         return None
