@@ -68,9 +68,10 @@ class Hint:
         partnership: the seat plays in a partnership (Classic Canasta, four or six players):
             ``value`` is then its side's hand score minus the other side's, otherwise the
             seat's own hand score minus the other players' mean.
-        gate_z: the search's margin in standard errors (1, or 1.64 in Shanghai Rummy): a
-            listed move ahead of the recommendation by less than ``gate_z`` times its ± is
-            noise.
+        gate_z: the margin in standard errors: :data:`HINT_Z` (1, in every game) where the
+            hint measured the moves together, else the search level's gate (1.64 in Shanghai
+            Rummy); a listed move ahead of the recommendation by less than ``gate_z`` times
+            its ± is noise.
         measured: the sampled deals on which the recommendation and every alternative were
             played out together for this hint (their figures then compare move with move);
             0 where the figures are the search's own.
@@ -359,7 +360,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         # the table's side of the why (what the move does), then the figures'
         why = _with_reason(why, game_reason(game, observation, best.action))
     action = step if staged_now else best.action
-    z = getattr(level, "gate_z", None) or 1.0
+    z = HINT_Z if measured else getattr(level, "gate_z", None) or 1.0
     # the rule that decided: the hint's own where it measured the moves together (the
     # search bot's gate did not decide then), else the search's
     rule = _hint_rule(measured, kept_staged, z) if measured else gate_rule(level)
@@ -450,7 +451,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     results = measure(observation, [m.action for m in moves], max(chosen.visits, 8), rng,
                       seconds=HINT_SECONDS)
     deals = len(results[0])
-    z = getattr(level, "gate_z", None) or 1.0
+    # the hint's own margin, one for every game (a tester met one standard error in a canasta
+    # hint and 1.64 in a Shanghai one): its figures are its own deals, not the search's gate
+    z = HINT_Z
 
     def beaten_by(ref: int) -> int:
         """The move that beats ``moves[ref]`` by the most, by the gate; ``ref`` if none."""
@@ -492,18 +495,18 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             # knows which figure to trust (the hint's deals are more); not "what the search
             # bot would play", which read as a second recommendation, worse than the first
             # (with melds staged, "after withdrawing the staged melds" comes before it)
-            note = ("the heuristic bot's move, which the search bot kept on its own fewer "
-                    "deals; these deals rate the recommendation higher" if m.heuristic else
-                    "the search bot's pick on its own fewer deals; these deals rate the "
-                    "recommendation higher")
+            # (a tester read "kept on its own fewer deals" as jargon: said plainly)
+            note = ("the computer player's move (its quicker look kept it); this longer "
+                    "look found the recommendation better" if m.heuristic else
+                    "the computer player's pick after a quicker look; this longer look found "
+                    "the recommendation better")
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
-            note = "the search bot's own runner-up, on its fewer deals"
+            note = "the computer player's second choice"
         else:
-            # the search's own deals, not the hint's (the deals column)
-            # not "after 3 deals" beside the row's own deals: the search's, said as such
-            note = (f"the search bot's own, shorter search dropped it after "
+            # the search's own deals, not the hint's (the deals column): said as such
+            note = (f"the computer player set it aside after trying it on "
                     f"{m.visits} deal{'s' if m.visits != 1 else ''}")
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
@@ -751,6 +754,12 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
         return f"{signed(adv)} ± {se:.0f} points"
     sign = "fewer" if adv > 0 else "more" if adv < 0 else "as many"
     return f"{signed(adv)} ± {se:.0f}, {sign} penalty points"
+
+
+HINT_Z = 1.0
+"""The margin of a measured hint, in standard errors, in every game: a move that did better
+than the recommendation by less than ``HINT_Z`` times its ± is not a clear difference, and
+staged melds are kept unless a move that withdraws them does better by more than that."""
 
 
 def _within(gate_z: float | None) -> str:
