@@ -340,7 +340,7 @@ def test_log_lines_in_suit_symbols():
                (-1, "", "deal 1 ends: seat 2 goes out; totals 0, 0, 5")]
     text = log_text(entries, ["you", "a", "b", "c"], 20).plain
     assert text.splitlines() == [
-        "table: upcard 5♥ (pile frozen)",
+        "table: turned up 5♥ to start the pile (pile frozen)",
         # one past-tense sentence a line (a command beside a past tense read as a mix)
         "seat 1 (a): discarded Q♥",
         "seat 2 (b): melded 3♠ 3♠ 3♣",
@@ -521,7 +521,7 @@ def test_log_lines_are_past_tense_sentences():
             "took the pile (1 card) with J J, melding 10 10 10 with it",
         ("", "upcard 2S JK 3H 5S (pile frozen)"):
             "turned up 2♠ Jk 3♥ 5♠ to start the pile; the upcard is 5♠ (pile frozen)",
-        ("", "upcard 5S"): "upcard 5♠",
+        ("", "upcard 5S"): "turned up 5♠ to start the pile",  # a sentence, not "upcard 5♠"
     }
     for (action, note), text in said.items():
         assert log_line(action, note).plain == text, (action, note)

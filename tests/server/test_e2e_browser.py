@@ -1437,7 +1437,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                           {seat: 0, action: "take K K", note: "takes the pile (10 cards); places 3H"},
                           {seat: 2, action: "ask 1", note: ""},
                           {seat: 0, action: "take J J, 10 10 10", note: "takes the pile (1 card)"}],
-                         names, 1, 60, null, "classic-canasta", "meld").textContent];
+                         names, 1, 60, null, "classic-canasta", "meld").textContent,
+                logPanel([{seat: -1, action: "", note: "upcard 5H"}],
+                         names, 1, 60, null, "railroad-canasta", "draw").textContent];
     }""")
     # a stand-in bot's badge: playing for the seat during the game, "finished for" after it (a
     # tester read "Bot (normal) playing for you" on every seat after "Game over")
@@ -1494,7 +1496,9 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                      "5\u2660 (pile frozen)2.Ann: took the pile (10 cards) with K K; placed 3\u2665"
                      # the partner asked is named, not "asked 1"; a take's other melds said so
                      "3.Cleo: asked Bob (you) \u201cmay I go out?\u201d"
-                     "4.Ann: took the pile (1 card) with J J, melding 10 10 10 with it"], named
+                     "4.Ann: took the pile (1 card) with J J, melding 10 10 10 with it",
+                     # one card turned up: a sentence too (it read "Table: upcard A♥")
+                     "1.Table: turned up 5♥ to start the pile"], named
     page.close()
 
 

@@ -209,15 +209,18 @@ _ONLY_CARDS = re.compile(r"^(?:(?:10|[2-9AJQK])[SHDC♠♥♦♣]|JK|Jk)(?: (?:(
 
 
 _UPCARDS = re.compile(r"^upcard ((?:[^\s()]+ )+?)([^\s()]+)( \(pile frozen\))?$")
+_UPCARD = re.compile(r"^upcard ([^\s()]+)( \(pile frozen\))?$")
 
 
 def _turned_up(note: str) -> str:
     """The deal's ``upcard 2S JK 3H 5S (pile frozen)`` (CC-4.7, RR-4.8: wild cards and red
     threes turned up are covered by the next card) said as what happened: ``turned up 2S JK
-    3H 5S to start the pile; the upcard is 5S (pile frozen)``; one card stays ``upcard 5S``."""
+    3H 5S to start the pile; the upcard is 5S (pile frozen)``; one card is ``turned up 5S to
+    start the pile`` (not ``upcard 5S``: a log line is a sentence)."""
     m = _UPCARDS.match(note)
     if not m:
-        return note
+        one = _UPCARD.match(note)
+        return f"turned up {one.group(1)} to start the pile{one.group(2) or ''}" if one else note
     frozen = m.group(3) or ""
     return f"turned up {m.group(1)}{m.group(2)} to start the pile; the upcard is {m.group(2)}{frozen}"
 

@@ -586,6 +586,9 @@ export function logSentence(action, note) {
     // (CC-4.7, RR-4.8), only the last is the upcard
     const m = /^upcard ((?:[^\s()]+ )+?)([^\s()]+)( \(pile frozen\))?$/.exec(n);
     if (m) return [`turned up ${m[1]}${m[2]} to start the pile; the upcard is ${m[2]}${m[3] || ""}`, null];
+    // one card: a sentence too, not "upcard 5S"
+    const one = /^upcard ([^\s()]+)( \(pile frozen\))?$/.exec(n);
+    if (one) return [`turned up ${one[1]} to start the pile${one[2] || ""}`, null];
     return [pastTense(n), null];
   }
   const whole = Object.prototype.hasOwnProperty.call(WHOLE_PAST, verb) ? WHOLE_PAST[verb] : null;
