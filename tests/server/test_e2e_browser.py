@@ -862,6 +862,11 @@ def test_staged_contract_in_shanghai(server, browser, artifacts):
     expect(page.locator("#refusal")).to_contain_text(f"you do not hold {label(absent)}")
 
     select(first)
+    # the sets the joker may make differ only in the card it stands for: each button says
+    # which, and why it matters (SH-7.4, SH-9.4)
+    expect(page.locator(f'#actions .action-buttons button.primary[data-action="{first}"] .why')
+           ).to_have_text("stage it for the contract, the joker as 6\u2660: only a 6\u2660 can "
+                          "take its place later (SH-9.4)")
     page.click(f'#actions .action-buttons button.primary[data-action="{first}"]')
     status = page.locator("#staged .staged-status")
     expect(status).to_contain_text("1 of 2 melds staged")

@@ -602,9 +602,16 @@ function whyText(a, obs) {
   const target = a.includes("->") ? a.split("->")[1].trim() : "";
   const shanghai = msg.common.game === "shanghai-rummy";
   switch (verb) {
-    case "stage":
-      return a.endsWith("+ upcard") ? "with the upcard: stage it to take the pile"
-        : shanghai ? "stage it for the contract" : "stage it as a new meld";
+    case "stage": {
+      if (a.endsWith("+ upcard")) return "with the upcard: stage it to take the pile";
+      if (!shanghai) return "stage it as a new meld";
+      // a joker's declared card tells apart moves that look alike (a set's joker names any
+      // suit): said, with why it matters (a tester met four buttons for one set)
+      const j = /JK=(\S+)/.exec(a);
+      if (!j) return "stage it for the contract";
+      const card = prettyNotation(j[1]);
+      return `stage it for the contract, the joker as ${card}: only a ${card} can take its place later (SH-9.4)`;
+    }
     case "meld": return "lay it down as a new meld";
     case "add": return `add to your ${target} meld`;
     case "take": return "take the pile with them";
