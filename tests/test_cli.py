@@ -182,6 +182,24 @@ def test_replay_from_a_seat_and_step(played_game):
     assert "Your hand" in r.output
 
 
+def test_replay_step_shows_each_action_and_the_seats_own_moves(tmp_path):
+    """Stepping shows the table after every action, and the record's last position (a tester
+    stepped through a record of one draw and never saw the table after it); the seat's view
+    says what it could do as the play screen does (the pile out of reach: CC-8.3)."""
+    path = tmp_path / "one.json"
+    r = run("play", "classic-canasta", "--players", "2", "--seed", "7", "--save", str(path),
+            input="draw\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "Your move: Draw (the pile cannot be taken now)" in r.output
+    r = run("replay", str(path), "--seat", "0", "--step", input="\n\n")
+    assert r.exit_code == 0, r.output
+    text = r.output
+    assert "Your move: Draw (the pile cannot be taken now)" in text, text
+    after = text[text.index("1. seat 0 (you): drew"):]
+    assert "Your move: Meld or discard" in after, after  # the table after the draw
+    assert after.index("Meld or discard") < after.index("The record ends before the game does")
+
+
 def test_play_and_save_partial_game(tmp_path):
     path = tmp_path / "partial.json"
     r = run("play", "classic-canasta", "--players", "2", "--seed", "2", "--bots", "random",

@@ -44,11 +44,12 @@ def replay_command(
         "--seat", "-s",
         help="Show the game as this seat saw it (its hand only).  Default: "
         "every hand face up.", show_default=False)] = None,
-    tables: Annotated[Tables, typer.Option(
+    tables: Annotated[Tables | None, typer.Option(
         "--tables",
         help="When to draw the table: after every action (all), at "
         "the start of each turn (turns), at the start of each "
-        "hand (hands) or never (none).")] = Tables.turns,
+        "hand (hands) or never (none).  Default: all with --step, "
+        "turns otherwise.", show_default=False)] = None,  # type: ignore[assignment]
     step: Annotated[bool, typer.Option(
         "--step",
         help="Wait for Enter after each action (q + Enter stops).")] = False,
@@ -68,6 +69,10 @@ def replay_command(
         raise RecordError(f"{file} is a folder, not a record file")
     rec = load_record(file)
     check_drawn_game(rec.game)
+    if tables is None:
+        # stepping shows what each action did (a tester stepped through a draw and saw no
+        # table after it)
+        tables = Tables.all if step else Tables.turns
     ui = UIS[rec.game]
     n = rec.players
     if seat is not None and not 0 <= seat < n:
@@ -86,6 +91,7 @@ def replay_command(
     states = rec.states()
     _, prev = next(states)  # (None, the initial state)
     _table(console, ui, prev, seat, names, tables)
+    drawn = True  # the table shown is the current state's
     prev_len = len(ui.log(prev, seat))
     count = 0
     turn_phases = ui.turn_phases
@@ -114,14 +120,17 @@ def replay_command(
         line.append_text(log_line(text, named_note("; ".join(notes), names)))
         console.print(line)
         oc = state.outcome
+        drawn = False
         if oc is not None and prev.outcome is None:
             outcomes.append(oc)
             console.print(outcome_view(oc, n, ui.side_of(state), names, unit=ui.unit))
+            drawn = True
         elif (tables == Tables.all
               or (tables == Tables.turns and state.phase in turn_phases
                   and (prev.phase not in turn_phases or _turn(prev) != _turn(state)))
               or (tables == Tables.hands and text == "deal")):
             _table(console, ui, state, seat, names, tables)
+            drawn = True
         prev = state
         if step and not _wait():
             console.print("Stopped.")
@@ -130,6 +139,9 @@ def replay_command(
         console.print(score_sheet(outcomes, n, ui.side_of(prev), names, unit=ui.unit,
                                   note=ui.score_note))
     if not prev.is_terminal:
+        if not drawn:
+            # where the record stops, as it stands (its last action drew no table)
+            _table(console, ui, prev, seat, names, tables)
         console.print("The record ends before the game does.", style="yellow")
     result = rec.result or {}
     if result.get("finished") and prev.is_terminal:
@@ -148,7 +160,11 @@ def _table(console, ui: GameUI, state, seat, names, tables) -> None:
     if tables == Tables.none:
         return
     if seat is not None:
-        view = ui.table(state.observation(seat), names)
+        # the seat's own legal moves, so the table says what it could do as the play screen
+        # does ("Draw (the pile cannot be taken now)")
+        legal = ([str(a) for a in state.legal_actions(seat)] if seat in state.to_act
+                 else None)
+        view = ui.table(state.observation(seat), names, legal=legal)
     else:
         view = ui.table(state.observation(state.to_act[0] if state.to_act else 0), names,
                         **ui.face_up(state))
