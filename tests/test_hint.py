@@ -550,3 +550,10 @@ def test_a_footnote_under_a_better_looking_move_does_not_say_did_best():
     h2 = Hint(state.to_act[0], legal[0], -3.0, 12, [(legal[1], -1.0, 12)], "ismcts",
               len(legal), [(-11.0, 8.0)], penalty=True, measured=12, gate_z=1.64)
     assert "The recommendation is the move that did best on them." in h2.footnote()
+    # few deals: said, as the figures' ± are then wide (a tester met a harder hint that ranked
+    # two close moves the other way round); enough deals: not said
+    assert "12 deals are few: moves within about twice their ± of each other may change " \
+        "places in another hint." in h2.footnote()
+    h3 = Hint(state.to_act[0], legal[0], -3.0, 40, [(legal[1], -1.0, 40)], "ismcts",
+              len(legal), [(-11.0, 8.0)], penalty=True, measured=40)
+    assert "are few" not in h3.footnote()

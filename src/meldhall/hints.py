@@ -163,7 +163,12 @@ class Hint:
                         if self.staged else
                         # a move listed as better: said, not "did best" above it (a tester)
                         f", or one that no move beat by more than {margin}{noise}."
-                        if better else "."))
+                        if better else ".")
+                     # a normal hint's 15 deals: its ± are wide, and a tester met another
+                     # hint that ranked two close moves the other way round
+                     + (f"  {self.measured} deals are few: moves within about twice their ± "
+                        "of each other may change places in another hint."
+                        if self.measured < FEW_DEALS else ""))
         else:
             basis = (f"{self.gate + '  ' if self.gate else ''}Only that comparison decides: a "
                      "move dropped after a few deals was behind the moves kept on those deals, "
@@ -496,18 +501,18 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             # bot would play", which read as a second recommendation, worse than the first
             # (with melds staged, "after withdrawing the staged melds" comes before it)
             # (a tester read "kept on its own fewer deals" as jargon: said plainly)
-            note = ("the computer player's move (its quicker look kept it); this longer "
-                    "look found the recommendation better" if m.heuristic else
-                    "the computer player's pick after a quicker look; this longer look found "
-                    "the recommendation better")
+            note = (f"the computer player's pick; on these {deals} deals the recommendation "
+                    "did better")
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
             note = "the computer player's second choice"
         else:
             # the search's own deals, not the hint's (the deals column): said as such
-            note = (f"the computer player set it aside after trying it on "
-                    f"{m.visits} deal{'s' if m.visits != 1 else ''}")
+            # (a tester read "after 3 deals" beside a deals column of 15 as a contradiction)
+            note = (f"the computer player set it aside after {m.visits} "
+                    f"deal{'s' if m.visits != 1 else ''} of its own search; measured here on "
+                    f"all {deals}")
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
@@ -755,6 +760,9 @@ def _pm(adv: float, se: float, penalty: bool = False) -> str:
     sign = "fewer" if adv > 0 else "more" if adv < 0 else "as many"
     return f"{signed(adv)} ± {se:.0f}, {sign} penalty points"
 
+
+#: Below this many deals a measured hint's footnote says its figures are rough.
+FEW_DEALS = 30
 
 HINT_Z = 1.0
 """The margin of a measured hint, in standard errors, in every game: a move that did better
