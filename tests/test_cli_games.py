@@ -547,3 +547,26 @@ def test_a_draw_with_the_pile_out_of_reach_says_so():
             said[len(legal)] = console.export_text()
         assert "Your move: Draw (the pile cannot be taken now)" in said[1], game
         assert "Your move: Draw or take the pile" in said[2], game
+
+
+def test_the_table_says_what_going_out_needs():
+    """The terminal table and the observation say what a side needs to go out (a tester
+    learned it only from a refusal): CC-10.1 (two canastas with two players, one with four),
+    RR-11.1 (by the house rule)."""
+    from rich.console import Console
+
+    from meldhall import new_game
+    from meldhall.cli.games import UIS
+
+    cases = [("classic-canasta", 2, {}, "2 canastas (CC-10.1)"),
+             ("classic-canasta", 4, {}, "1 canasta (CC-10.1)"),
+             ("railroad-canasta", 3, {}, "one canasta of each type (RR-11.1)"),
+             ("railroad-canasta", 3, {"go_out_requirement": "any_two"},
+              "any two canastas (RR-11.1)")]
+    for game, players, options, said in cases:
+        obs = new_game(game, players=players, seed=1, options=options).observation(0)
+        go = obs.to_json()["going_out"]
+        assert f"{go['needs']} ({go['rule']})" == said
+        console = Console(width=160, record=True, file=io.StringIO())
+        console.print(UIS[game].table(obs, None))
+        assert f"To go out: {said}" in console.export_text(), game

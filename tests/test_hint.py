@@ -557,3 +557,79 @@ def test_a_footnote_under_a_better_looking_move_does_not_say_did_best():
     h3 = Hint(state.to_act[0], legal[0], -3.0, 40, [(legal[1], -1.0, 40)], "ismcts",
               len(legal), [(-11.0, 8.0)], penalty=True, measured=40)
     assert "are few" not in h3.footnote()
+
+
+def _canasta_states(game: str, players: int, seeds: range):
+    """Random-play states of a canasta game (the heuristic for every seat), in order."""
+    bot = make_bot("heuristic", game)
+    for seed in seeds:
+        st = new_game(game, players=players, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal and st.phase != "hand_end":
+            yield st
+            seat = st.to_act[0]
+            st = st.apply(bot.choose(st.observation(seat), st.legal_actions(seat), rng), seat)
+
+
+def test_canasta_draw_and_take_reasons_say_what_they_do_at_the_table():
+    """A draw's why says why not the pile (the cards a take shows, CC-5.9), and a take with a
+    wild card beside natural ones held says what it keeps (a tester found both whys
+    statistics only)."""
+    from meldhall.hints import game_reason
+
+    st = new_game("classic-canasta", players=2, seed=7)
+    obs = st.observation(st.to_act[0])
+    draw = next(a for a in st.legal_actions() if str(a) == "draw")
+    assert game_reason("classic-canasta", obs, draw) == (
+        "the pile holds only 1 card, and taking it would show the others the cards you meld "
+        "with it and every card it gives you (CC-5.9)")
+    seen = False
+    for st in _canasta_states("classic-canasta", 2, range(40)):
+        if st.phase != "draw":
+            continue
+        obs = st.observation(st.to_act[0])
+        for a in st.legal_actions():
+            if str(a).startswith("take ") and not a.extra and a.twos + a.jokers == 1:
+                held = (obs.hand & obs.pack.rank_mask[a.rank]).bit_count()
+                reason = game_reason("classic-canasta", obs, a)
+                assert reason.startswith("it takes the whole pile, "), reason
+                if held > a.naturals:
+                    left = held - a.naturals
+                    assert f"; using the wild card keeps {left} " in reason, reason
+                    assert reason.endswith("in your hand for later"), reason
+                    seen = True
+                else:
+                    assert "keeps" not in reason, reason
+        if seen:
+            break
+    assert seen, "no take with a wild card beside a natural still held"
+
+
+def test_a_hint_measures_the_move_that_makes_a_canasta():
+    """An addition that makes a canasta is among the moves a hint measures even where the
+    search drew no playout of it (a tester asked why the hint never spoke of one): the one
+    with the fewest wild cards per meld (CC-6.6)."""
+    from meldhall.hints import _obvious
+
+    found = 0
+    for st in _canasta_states("classic-canasta", 2, range(30)):
+        if st.phase != "meld":
+            continue
+        obs = st.observation(st.to_act[0])
+        legal = st.legal_actions()
+        side = obs.public["side_of"][obs.seat]
+        sizes = {m.rank: m.naturals + m.twos + m.jokers for m in obs.public["melds"][side]
+                 if m is not None}
+        makes = [a for a in legal if str(a).startswith("add ") and a.rank in sizes
+                 and sizes[a.rank] < 7 <= sizes[a.rank] + a.size]
+        got = _obvious("classic-canasta", obs, legal)
+        assert set(got) <= set(makes)
+        assert bool(got) == bool(makes)
+        for a in got:
+            assert a.twos + a.jokers == min(b.twos + b.jokers for b in makes if b.rank == a.rank)
+        found += bool(got)
+        if found >= 3:
+            break
+    assert found >= 3
+    assert _obvious("shanghai-rummy", new_game("shanghai-rummy", players=3).observation(0),
+                    []) == []

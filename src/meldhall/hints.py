@@ -327,7 +327,8 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     kept_staged = False  # the staged melds were the reference of the comparison
     if root and (others or going_on is not None) and best.visits >= 2:
         best, others, notes, why = _measured_together(
-            measure, observation, ranked, others, level, penalty, rng, going_on, withdraws)
+            measure, observation, ranked, others, level, penalty, rng, going_on, withdraws,
+            _obvious(game, observation, legal))
         measured = best.visits
         value_se = best.stderr
         kept_staged = going_on is not None and withdraws(ranked[0])
@@ -422,6 +423,7 @@ def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | No
 def _measured_together(measure: Any, observation: Observation, ranked: Sequence[Any],
                        listed: list[Any], level: Any, penalty: bool, rng: random.Random,
                        going_on: Any = None, withdraws: Any = None,
+                       obvious: Sequence[Any] = (),
                        ) -> tuple[Any, list[Any], list[str], str]:
     """Comparable figures for a hint: the search's choice and every listed move (the
     heuristic's choice among them) are played out again on the same fresh sampled deals, as
@@ -449,6 +451,12 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     heur = next((av for av in ranked if av.heuristic), None)
     if heur is not None and all(m.action != heur.action for m in moves):
         moves.append(heur)  # the heuristic's choice is always among the figures
+    # a move a player would surely weigh (one that makes a canasta) is measured even where
+    # the search drew no playout of it (a tester asked why the hint never spoke of one)
+    for a in obvious:
+        if all(m.action != a for m in moves):
+            moves.append(type(chosen)(a, 0, None, False))
+    obvious_set = set(obvious)
     if going_on is not None and all(m.action != going_on.action for m in moves):
         moves.append(going_on)  # last: the deals and the others' figures stay as they were
     # as many deals as the search gave its choice, and at least 8 (a figure over 3 deals
@@ -507,6 +515,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
             note = "the computer player's second choice"
+        elif m.action in obvious_set and m.visits == 0:
+            note = "it makes a canasta; measured for this hint"
         else:
             # the search's own deals, not the hint's (the deals column): said as such
             # (a tester read "after 3 deals" beside a deals column of 15 as a contradiction)
@@ -516,7 +526,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
-            note = (f"{note}; " if note else "") + f"came out the same as {twin} on every deal"
+            note = ((f"{note}; " if note else "") + f"came out the same as {twin} on every deal"
+                    # why two different moves can tie exactly: the hand went on alike
+                    " (after either, the bots playing the deal on ended the hand the same "
+                    "way)")
         rows.append((av, note))
     rows.sort(key=lambda r: r[0].advantage, reverse=True)
     r = moves[rec]
@@ -556,6 +569,36 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                     + (f", not a clear difference ({_within(z)})" if close else ""))
         why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> list[Action]:
+    """Legal moves a player would surely weigh, measured by a hint whether or not the search
+    tried them: in the canasta games, an addition that makes a canasta (CC-6.6, RR-6.8), the
+    one with the fewest wild cards per meld (at most two melds).  Empty in Shanghai Rummy."""
+    if game == "shanghai-rummy":
+        return []
+    p = observation.public
+    side = p["side_of"][observation.seat]
+    sizes: dict[int, int] = {}
+    for m in p["melds"][side]:
+        if m is None:
+            continue
+        n = m.naturals + m.twos + m.jokers
+        if m.rank not in sizes or sizes[m.rank] >= 7 > n:  # the unfinished meld takes adds
+            sizes[m.rank] = n
+    best: dict[int, Action] = {}
+    for a in legal:
+        rank = getattr(a, "rank", None)
+        if str(a).split(" ", 1)[0] != "add" or rank is None or rank not in sizes:
+            continue
+        now, after = sizes[rank], sizes[rank] + a.size  # type: ignore[attr-defined]  # an Add
+        if not now < 7 <= after:
+            continue
+        wild = a.twos + a.jokers  # type: ignore[attr-defined]  # an Add
+        held = best.get(rank)
+        if held is None or wild < held.twos + held.jokers:  # type: ignore[attr-defined]
+            best[rank] = a
+    return list(best.values())[:2]
 
 
 def game_reason(game: str, observation: Observation, action: Action) -> str:
@@ -630,9 +673,28 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
             return (f"it brings your meld of {ranks} to {after} cards, {7 - after} short of a "
                     f"canasta ({rule})")
         return f"it adds to your canasta of {ranks} ({after} cards)"
+    known_rule = "CC-5.9" if game == "classic-canasta" else "RR-5.10"
+    if head == "draw" and observation.phase == "draw" and p.get("pile"):
+        # why not the pile (a tester found such a why statistics only)
+        n = len(p["pile"])
+        shown = (f"taking it would show the others the cards you meld with it and every card "
+                 f"it gives you ({known_rule})")
+        return (f"the pile holds only {n} card{'s' if n != 1 else ''}, and {shown}" if n <= 5
+                else f"drawing keeps your hand hidden: {shown}")
     if head == "take":
         pile = p.get("pile") or ()
-        return f"it takes the whole pile, {len(pile)} card{'s' if len(pile) != 1 else ''}"
+        said = f"it takes the whole pile, {len(pile)} card{'s' if len(pile) != 1 else ''}"
+        wild = (getattr(action, "twos", 0) or 0) + (getattr(action, "jokers", 0) or 0)
+        rank = getattr(action, "rank", None)
+        if wild and rank:
+            # a take with a wild card beside natural ones still held: what it keeps
+            canasta_obs: Any = observation
+            held = (canasta_obs.hand & canasta_obs.pack.rank_mask[rank]).bit_count()
+            left = held - (getattr(action, "naturals", 0) or 0)
+            if left > 0:
+                said += (f"; using the wild card keeps {left} {rank_word(rank, plural=left > 1)}"
+                         " in your hand for later")
+        return said
     if head != "discard" or not hasattr(action, "kind"):
         return ""
     kind = action.kind

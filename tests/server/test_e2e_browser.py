@@ -1468,6 +1468,19 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     }""")
     assert phases == ["Draw (the pile cannot be taken now)", "Draw or take the pile",
                       "to draw or take the pile", "Draw or take the pile"]
+    # the scores say what going out needs (a tester learned it only from a refusal), with a
+    # link to the rule; not once the game is over
+    going = page.evaluate("""async () => {
+        const { scorePanel } = await import("/js/board.js");
+        const obs = {game: "classic-canasta", side_of: [0, 1], scores: [0, 0],
+                     minimums: [50, 50], going_out: {needs: "2 canastas", rule: "CC-10.1"}};
+        const foot = (finished) => {
+            const f = scorePanel(obs, ["Ann", "Bob"], finished).querySelector("tfoot");
+            return f ? [f.textContent, !!f.querySelector("a.rule-link")] : null;
+        };
+        return [foot(false), foot(true)];
+    }""")
+    assert going == [["To go out: 2 canastas (CC-10.1)", True], None]
     # and a Shanghai "pass" in the log says what it was (a tester read a bare "Bot 3: pass")
     assert named == ["it is Ann's turn to act, not yours (there are no out-of-turn plays)",
                      "your turn", "your hand", "did not buy", "",

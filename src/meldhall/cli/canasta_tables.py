@@ -129,11 +129,16 @@ def pile_text(obs: Any, j: dict[str, Any], flags: Sequence[tuple[str, str]]) -> 
 
 
 def stock_text(j: dict[str, Any]) -> Text:
-    """``Stock: 80   Cards in hand: seat 0: 11, …``."""
+    """``Stock: 80   Cards in hand: seat 0: 11, …   To go out: 1 canasta (CC-10.1)``."""
     t = Text("Stock: ", style="bold")
     t.append(str(j["stock_size"]))
     t.append("   Cards in hand: ", style="bold")
     t.append(", ".join(f"seat {s}: {c}" for s, c in enumerate(j["hand_sizes"])))
+    go = j.get("going_out")
+    if go:
+        # what going out needs, on the table (a tester learned it only from a refusal)
+        t.append("   To go out: ", style="bold")
+        t.append(f"{go['needs']} ({go['rule']})")
     return t
 
 

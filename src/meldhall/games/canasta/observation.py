@@ -176,6 +176,18 @@ class CanastaObservation(Observation, Generic[_S]):
         return [{"seat": e[0], "action": e[1], "note": e[2]}
                 for e in log_entries(self.public["log"])]
 
+    def going_out_needs(self) -> dict[str, str]:
+        """What a side needs to go out, from the options: ``{"needs": "2 canastas", "rule":
+        "CC-10.1"}`` (Classic Canasta, CC-10.1, CC-14.1) or ``{"needs": "one canasta of each
+        type", "rule": "RR-11.1"}`` (Railroad Canasta, RR-11.1)."""
+        opts: Any = self.options
+        if self.GAME == "railroad-canasta":
+            from meldhall.games.railroad_canasta.options import GOING_OUT_NEEDS
+
+            return {"needs": GOING_OUT_NEEDS[opts.go_out_requirement], "rule": "RR-11.1"}
+        n = opts.required_canastas
+        return {"needs": f"{n} canasta{'s' if n != 1 else ''}", "rule": "CC-10.1"}
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready view: nothing hidden from this seat is included."""
         p = self.public
@@ -200,6 +212,7 @@ class CanastaObservation(Observation, Generic[_S]):
             "pile_frozen": p["pile_frozen"],
             "melds": [self.melds_of(side) for side in range(nsides)],
             "red_threes": [self.names(m) for m in p["red3"]],
+            "going_out": self.going_out_needs(),
             "known_in_hand": [self.names(m) for m in p["known"]],
             "log": self.log(),
             "outcome": outcome.to_json() if outcome is not None else None,

@@ -131,6 +131,11 @@ export function scorePanel(obs, names, finished = false) {
     body.append(tr);
   });
   tbl.append(body);
+  // what going out needs (CC-10.1, RR-11.1): a tester learned it only from a refusal
+  if (obs.going_out && !finished) {
+    tbl.append(h("tfoot", h("tr", h("td.going-out", { colspan: hasMin ? 3 : 2 },
+      `To go out: ${obs.going_out.needs} (`, ruleLink(obs.going_out.rule), ")"))));
+  }
   return tbl;
 }
 

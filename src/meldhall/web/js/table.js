@@ -281,8 +281,8 @@ const TYPED_EXAMPLE = {
   "shanghai-rummy": "e.g. draw, stage 7H 7S JK=7D, contract done, discard KH",
 };
 const TYPED_HELP = {
-  "classic-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK.",
-  "railroad-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK.",
+  "classic-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK (shown as Jk).",
+  "railroad-canasta": "Name cards by rank, without suits (suits do not matter): K, 10, 2; a joker as JK (shown as Jk).",
   "shanghai-rummy": "Type suits as S H D C (7H is 7\u2665, 10S is 10\u2660), a joker as JK; "
     + "JK=7D is a joker standing for 7\u2666.",
 };
