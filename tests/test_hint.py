@@ -633,3 +633,36 @@ def test_a_hint_measures_the_move_that_makes_a_canasta():
     assert found >= 3
     assert _obvious("shanghai-rummy", new_game("shanghai-rummy", players=3).observation(0),
                     []) == []
+
+
+def test_a_meld_that_lets_the_player_go_out_says_so():
+    """A canasta meld or addition that leaves one card whose discard goes out says so in its
+    why (CC-10.1, RR-11.1; a tester read such a hint explained by statistics only); one that
+    leaves more cards, or one that cannot go out, does not."""
+    from meldhall.hints import game_reason
+
+    said = 0
+    for game, players in (("classic-canasta", 2), ("railroad-canasta", 2)):
+        before = said
+        for st in _canasta_states(game, players, range(12)):
+            if said > before:
+                break  # one such meld a game, and the others checked on the way
+            if st.phase != "meld":
+                continue
+            seat = st.to_act[0]
+            obs = st.observation(seat)
+            for a in st.legal_actions(seat):
+                if str(a).split(" ", 1)[0] not in ("meld", "add"):
+                    continue
+                after = st.apply(a, seat)
+                outs = [d for d in after.legal_actions(seat) if str(d).startswith("discard ")
+                        and after.apply(d, seat).hands[seat] == 0] \
+                    if after.hands[seat].bit_count() == 1 and seat in after.to_act else []
+                reason = game_reason(game, obs, a)
+                if outs:
+                    assert reason.startswith("it leaves you one card, "), reason
+                    assert "discarding it goes out this turn" in reason, reason
+                    said += 1
+                else:
+                    assert "goes out this turn" not in reason, reason
+        assert said > before, game

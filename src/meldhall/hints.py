@@ -643,6 +643,13 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
                 "passing leaves the kitty for a later discard; its cards stay out of your "
                 "hand until then (RR-10.3)")
     side = p["side_of"][observation.seat]
+    out_with = _goes_out_next(observation, action) if head in ("meld", "add") else None
+    if out_with is not None:
+        # the one thing a player wants to hear (a tester read a meld that let them go out
+        # explained by statistics only)
+        rule = "CC-10.1" if game == "classic-canasta" else "RR-11.1"
+        return (f"it leaves you one card, {out_with}: discarding it goes out this turn, as "
+                f"your melds now allow ({rule})")
     specs = getattr(action, "melds", None)
     if head == "meld" and specs and not [m for m in p["melds"][side] if m is not None]:
         # a first melding: its count against the side's minimum (CC-7.1, RR-7.1)
@@ -715,6 +722,30 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         return (f"{own}, though the next player has a meld of {ranks} to take the pile with "
                 f"({'CC-8.6' if cc else 'RR-8.5'})")
     return f"{own}, and the next player has no meld of {ranks}"
+
+
+def _goes_out_next(observation: Observation, action: Action) -> str | None:
+    """The card (in notation) whose discard goes out right after ``action``, a canasta meld
+    or addition that leaves the seat one card, where going out is then legal (CC-10.1,
+    RR-11.1); ``None`` otherwise.  Worked out on a state dealt from the observation (the
+    legality of going out depends only on the seat's own hand and the public melds)."""
+    seat = observation.seat
+    from meldhall.errors import IllegalActionError
+
+    try:
+        st = observation.sample_state(random.Random(0)).apply(action, seat)
+    except IllegalActionError:  # not a move of this seat now: nothing to say
+        return None
+    hand = st.hands[seat]  # type: ignore[attr-defined]  # a canasta state: bitmasks
+    if hand.bit_count() != 1 or seat not in st.to_act:
+        return None
+    for a in st.legal_actions(seat):
+        if str(a).startswith("discard "):
+            after = st.apply(a, seat)
+            if after.hands[seat] == 0:  # type: ignore[attr-defined]  # went out
+                card = st.pack.cards[hand.bit_length() - 1]  # type: ignore[attr-defined]
+                return str(card)
+    return None
 
 
 def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
