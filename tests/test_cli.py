@@ -196,8 +196,8 @@ def test_replay_step_shows_each_action_and_the_seats_own_moves(tmp_path):
     text = r.output
     assert "Your move: Draw (the pile cannot be taken now)" in text, text
     after = text[text.index("1. seat 0 (you): drew"):]
-    assert "Your move: Meld or discard" in after, after  # the table after the draw
-    assert after.index("Meld or discard") < after.index("The record ends before the game does")
+    assert "Your move: Discard  ('discard …')" in after, after  # the table after the draw
+    assert after.index("Your move: Discard") < after.index("The record ends before the game does")
 
 
 def test_play_and_save_partial_game(tmp_path):

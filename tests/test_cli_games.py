@@ -570,3 +570,27 @@ def test_the_table_says_what_going_out_needs():
         console = Console(width=160, record=True, file=io.StringIO())
         console.print(UIS[game].table(obs, None))
         assert f"To go out: {said}" in console.export_text(), game
+
+
+def test_the_status_says_what_the_legal_moves_allow():
+    """"Meld or discard" only where both are there: only discards legal (Shanghai's contract
+    turn, SH-9.1) says "Discard"; melds staged with no discard says what can be done with them
+    (CC-6.9, SH-8.1), with the commands that do it (a tester read "Meld or discard" in both)."""
+    from meldhall.cli.render import how_for, phase_text
+
+    assert phase_text("shanghai-rummy", "meld", True, legal=["discard 4S", "discard JS"]) \
+        == "Discard"
+    assert how_for("Discard", "x") == "'discard …'"
+    staged = ["stage 4 4 4", "withdraw", "withdraw all"]
+    assert phase_text("classic-canasta", "meld", True, legal=staged) \
+        == "Stage more melds to reach the minimum, or withdraw"
+    assert phase_text("classic-canasta", "meld", True, legal=staged + ["meld done"]) \
+        == "Stage more, commit the staged melds (meld done), or withdraw"
+    assert phase_text("shanghai-rummy", "meld", True, legal=["withdraw", "contract done"]) \
+        == "Lay down the contract (contract done), or withdraw"
+    both = ["meld 4 4 4", "discard 7"]
+    assert phase_text("classic-canasta", "meld", True, legal=both) == "Meld or discard"
+    # another player's status, and one without the moves known, are the phase's own
+    assert phase_text("shanghai-rummy", "meld", False, legal=["discard 4S"]) \
+        == "to meld or discard"
+    assert phase_text("railroad-canasta", "meld", True) == "Meld or discard"

@@ -1463,11 +1463,21 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     phases = page.evaluate("""async () => {
         const { phaseText } = await import("/js/board.js");
         const obs = {game: "classic-canasta", phase: "draw"};
+        const meld = {game: "classic-canasta", phase: "meld"};
+        const sh = {game: "shanghai-rummy", phase: "meld", staged: []};
         return [phaseText(obs, true, ["draw"]), phaseText(obs, true, ["draw", "take"]),
-                phaseText(obs, false, ["draw"]), phaseText(obs, true)];
+                phaseText(obs, false, ["draw"]), phaseText(obs, true),
+                phaseText(sh, true, ["discard 4S", "discard JS"]),
+                phaseText(meld, true, ["stage 4 4 4", "withdraw"]),
+                phaseText(meld, true, ["stage 4 4 4", "withdraw", "meld done"]),
+                phaseText(meld, true, ["meld 4 4 4", "discard 7"])];
     }""")
+    # the same words as the terminal's (render.phase_text)
     assert phases == ["Draw (the pile cannot be taken now)", "Draw or take the pile",
-                      "to draw or take the pile", "Draw or take the pile"]
+                      "to draw or take the pile", "Draw or take the pile", "Discard",
+                      "Stage more melds to reach the minimum, or withdraw",
+                      "Stage more, commit the staged melds (meld done), or withdraw",
+                      "Meld or discard"]
     # the scores say what going out needs (a tester learned it only from a refusal), with a
     # link to the rule; not once the game is over
     going = page.evaluate("""async () => {

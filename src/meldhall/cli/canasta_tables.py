@@ -16,7 +16,7 @@ from rich.text import Text
 
 from meldhall.cards import Card
 from meldhall.cli.render import (
-    DRAW_ONLY,
+    how_for,
     card_text,
     cards_text,
     hand_label,
@@ -333,7 +333,7 @@ def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
         return t
     mine = j["turn"] == j["seat"] and not face_up
     what = phase_text("classic-canasta", phase, mine, legal=legal) or phase
-    how = ("'draw'" if what == DRAW_ONLY else _CC_HOW.get(phase, "")) if mine else ""
+    how = how_for(what, _CC_HOW.get(phase, "")) if mine else ""
     t = to_act_text(j["turn"], names, what, mine=mine, how=how)
     if j["asked"] and j["permission"] is not None:
         t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
@@ -510,7 +510,7 @@ def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
     me = j["seat"]
     mine = j["turn"] == me and not face_up
     what = phase_text("railroad-canasta", phase, mine, legal=legal) or phase
-    how = ("'draw'" if what == DRAW_ONLY else _RR_HOW[phase]) if mine else ""
+    how = how_for(what, _RR_HOW[phase]) if mine else ""
     t = to_act_text(j["turn"], names, what, mine=mine, how=how)
     if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
         missing = missing_types(j["melds"][me])

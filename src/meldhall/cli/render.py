@@ -660,6 +660,33 @@ SHANGHAI_PHASE_TEXT = {
 
 #: A canasta draw with the pile out of reach (the web header says the same).
 DRAW_ONLY = "Draw (the pile cannot be taken now)"
+#: The meld phase with only discards legal (Shanghai's contract turn, SH-9.1; a canasta hand
+#: with nothing to meld); the web header says the same.
+DISCARD_ONLY = "Discard"
+#: The meld phase with melds staged and no discard: ``[game][commit legal]`` (CC-6.9,
+#: RR-6.11, SH-8.1); the web header says the same.
+STAGED_TEXT = {
+    "canasta": {True: "Stage more, commit the staged melds (meld done), or withdraw",
+                False: "Stage more melds to reach the minimum, or withdraw"},
+    "shanghai-rummy": {True: "Lay down the contract (contract done), or withdraw",
+                       False: "Stage the rest of the contract, or withdraw"},
+}
+
+#: The commands beside a status of :func:`phase_text` that the legal moves narrowed.
+NARROWED_HOW = {
+    DRAW_ONLY: "'draw'",
+    DISCARD_ONLY: "'discard …'",
+    STAGED_TEXT["canasta"][True]: "'stage …', 'meld done' or 'withdraw'",
+    STAGED_TEXT["canasta"][False]: "'stage …' or 'withdraw'",
+    STAGED_TEXT["shanghai-rummy"][True]: "'contract done' or 'withdraw'",
+    STAGED_TEXT["shanghai-rummy"][False]: "'stage …' or 'withdraw'",
+}
+
+
+def how_for(what: str, default: str) -> str:
+    """The commands to show beside the status ``what`` (a :func:`phase_text`): the narrowed
+    status's own (:data:`NARROWED_HOW`), else the phase's ``default``."""
+    return NARROWED_HOW.get(what, default)
 
 
 def phase_text(game: str, phase: str, mine: bool, upcard: str | None = None,
@@ -674,6 +701,16 @@ def phase_text(game: str, phase: str, mine: bool, upcard: str | None = None,
     if (mine and phase == "draw" and game != "shanghai-rummy" and legal is not None
             and list(legal) == ["draw"]):
         return DRAW_ONLY
+    if mine and phase == "meld" and legal:
+        # what the moves allow, not "Meld or discard" where one of the two is not there (a
+        # tester read it with only discards legal after a contract, and with staged melds)
+        ds = [a for a in legal if a.startswith("discard ")]
+        if len(ds) == len(legal):
+            return DISCARD_ONLY
+        if not ds and any(a.startswith("withdraw") for a in legal):
+            if game == "shanghai-rummy":
+                return STAGED_TEXT["shanghai-rummy"]["contract done" in legal]
+            return STAGED_TEXT["canasta"]["meld done" in legal]
     texts = (SHANGHAI_PHASE_TEXT if game == "shanghai-rummy" else CANASTA_PHASE_TEXT).get(phase)
     if texts is None:
         return None

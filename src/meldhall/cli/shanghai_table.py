@@ -84,9 +84,9 @@ _HOW = {
 def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
                    hands: dict[int, Sequence[Card]] | None = None, log_lines: int = 8,
                    title: str | None = None, sort: str | None = None,
-                   **_: Any) -> RenderableType:
+                   legal: Sequence[str] | None = None, **_: Any) -> RenderableType:
     """The Shanghai Rummy table as ``obs.seat`` sees it (hands by suit; ``sort="rank"``: by
-    rank).
+    rank; ``legal``: the seat's legal moves in notation, if known, for its status line).
 
     Args:
         obs: the observation.
@@ -162,7 +162,8 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     return render.table_panel(parts, title, log=log, names=names, log_lines=log_lines,
                        hands=rows,
                        status=_status(j, names, obs.options.discard_taken_upcard, face_up,
-                                      None if obs.upcard() is None else str(obs.upcard())))
+                                      None if obs.upcard() is None else str(obs.upcard()),
+                                      legal))
 
 
 def without_staged(cards: Sequence[Card], staged: Sequence[str]) -> list[Card]:
@@ -240,14 +241,16 @@ def _pile_text(obs: Any, j: dict[str, Any], names: Sequence[str] | None) -> Text
 
 
 def _status(j: dict[str, Any], names: Sequence[str] | None, discard_taken: bool,
-            face_up: bool = False, upcard: str | None = None) -> Text | None:
+            face_up: bool = False, upcard: str | None = None,
+            legal: Sequence[str] | None = None) -> Text | None:
     phase = j["phase"]
     if phase not in _HOW:
         return None
     seat = j["to_act"][0] if phase == "buy" and j["to_act"] else j["turn"]
     mine = seat == j["seat"] and not face_up
-    what = render.phase_text("shanghai-rummy", phase, mine, upcard) or phase
-    t = render.to_act_text(seat, names, what, mine=mine, how=_HOW[phase] if mine else "")
+    what = render.phase_text("shanghai-rummy", phase, mine, upcard, legal=legal) or phase
+    how = render.how_for(what, _HOW[phase]) if mine else ""
+    t = render.to_act_text(seat, names, what, mine=mine, how=how)
     if phase == "meld" and j["taken_upcard"]:
         own = j["turn"] == j["seat"] and not face_up
         t.append(f"\n{'You' if own else seat_label(j['turn'], names)} took the upcard "

@@ -82,6 +82,17 @@ export function phaseText(obs, mine, legal = null) {
     return need && obs.staged.length >= need ? "Lay down the contract (contract done), or withdraw"
       : "Stage the rest of the contract, or withdraw";
   }
+  if (mine && obs.phase === "meld" && Array.isArray(legal) && legal.length) {
+    // what the moves allow, not "Meld or discard" where one of the two is not there (a
+    // tester read it with only discards legal after a contract, and with staged melds);
+    // render.phase_text says the same
+    const ds = legal.filter((a) => a.startsWith("discard "));
+    if (ds.length === legal.length) return "Discard";
+    if (!ds.length && legal.some((a) => a.startsWith("withdraw"))) {
+      return legal.includes("meld done") ? "Stage more, commit the staged melds (meld done), or withdraw"
+        : "Stage more melds to reach the minimum, or withdraw";
+    }
+  }
   const texts = (isShanghai(obs) ? shanghai : canasta)[obs.phase];
   return texts ? texts[mine ? 0 : 1] : null;
 }
