@@ -514,6 +514,8 @@ def test_a_shanghai_discard_says_why_at_the_table():
     import random
 
     from meldhall.bots.heuristic import heuristic_bot
+    from meldhall.bots.shanghai_heuristic import _counts, _View
+    from meldhall.games.shanghai.rules import card_points
     from meldhall.hints import game_reason
 
     bot, rng = heuristic_bot("shanghai-rummy"), random.Random(0)
@@ -526,7 +528,15 @@ def test_a_shanghai_discard_says_why_at_the_table():
             if reason:
                 assert ("your hand is as near the contract as with it" in reason
                         or "fits no meld on the table" in reason), reason
-                assert "SH-13.2" in reason
+                # its cost is said only where it is the dearest card held (beside dearer
+                # ones, its points argued for discarding those: a tester)
+                pts = card_points(a.kind, obs.options)
+                v = _View(obs)
+                dearest = all(card_points(k, obs.options) <= pts
+                              for k, n in enumerate(_counts(obs.hand, v.n52)) if n)
+                assert ("SH-13.2" in reason) == dearest, reason
+                if dearest:
+                    assert "it is the dearest kind of card you hold" in reason, reason
                 said += 1
     assert said >= 10
 

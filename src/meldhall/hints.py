@@ -762,7 +762,10 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
     pts = card_points(kind, opts)
     held = {k for k, n in enumerate(_counts(v.obs.hand, v.n52)) if n}
     dearer = sorted({card_points(k, opts) for k in held if card_points(k, opts) > pts})
-    cost = (f" (it counts {pts} penalty points in hand, SH-13.2)" if dearer else
+    # its cost only where it is a reason: the dearest card held; beside dearer ones its
+    # points argue for discarding those instead (a tester read "it counts 5 penalty points"
+    # next to a rejected 10-point jack as a reason against the hint)
+    cost = ("" if dearer else
             f"; at {pts} penalty points it is the dearest kind of card you hold (SH-13.2)")
     if not v.made:
         counts = list(v.counts)

@@ -8,6 +8,7 @@ Screenshots go to tests/artifacts/.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,16 @@ def test_the_clock_runs_out_a_bot_plays_for_me_and_i_take_my_seat_back(clock_ser
         "Bot (heuristic) plays for Alice: the clock ran out (5 s)")
     assert srv.view(table, token)["seats"][0]["takeover"] == "clock"
     page.screenshot(path=str(artifacts / "e2e-takeover.png"), full_page=True)
+    # the button stays the same element while the bots play on (a button rebuilt at every
+    # move lost the click that landed during a re-render: a tester)
+    button = page.locator("#take-back").element_handle()
+    version = srv.view(table, token)["common"]["version"]
+    deadline = time.monotonic() + 20
+    while srv.view(table, token)["common"]["version"] < version + 2:
+        assert time.monotonic() < deadline, "the bots did not play on"
+        time.sleep(0.05)
+    page.wait_for_timeout(300)  # the page has the new states
+    assert button.evaluate("b => b.isConnected && b === document.getElementById('take-back')")
 
     # I take it back: at once, with a whole clock for the decision at hand
     page.click("#take-back")

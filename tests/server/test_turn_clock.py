@@ -187,6 +187,26 @@ def test_the_clock_runs_out_a_bot_plays_then_the_player_takes_the_seat_back(cloc
                 json={"kind": "bot", "bot": "heuristic"})
 
 
+def test_a_seats_clock_starts_when_its_player_opens_the_table(clock_server):
+    """The clock of a seat nobody has opened does not run (a tester lost the first turn while
+    copying the invite links); the first opening gives a whole clock for the decision at
+    hand."""
+    srv = clock_server
+    t = alice_and_three_bots(srv, turn_clock=2)
+    time.sleep(2.5)                                   # longer than the clock
+    s = summary(srv, t)
+    assert s["seats"][0]["kind"] == "human" and s["seats"][0]["takeover"] is None
+    spectator = srv.view(t["table"], t["spectator_token"])
+    assert spectator["seats"][0]["clock_left"] is None      # not started
+    alice = srv.view(t["table"], t["seats"][0]["token"])     # Alice opens it
+    assert 1.5 < alice["seats"][0]["clock_left"] <= 2.0      # a whole clock
+    taken = wait_for("the clock to run out", lambda: summary(srv, t)["seats"][0]["takeover"],
+                     timeout=15)
+    assert taken == "clock"
+    srv.request("POST", f"/api/tables/{t['table']}/seats/0", t["creator_token"],
+                json={"kind": "bot", "bot": "heuristic"})
+
+
 def test_the_clock_stands_still_while_the_seats_hint_is_worked_out(clock_server):
     """A hint takes its time (about a second, the search bot's normal level): that time is
     not the player's.  The seat's clock resumes where it stood when the hint came back (a
@@ -297,6 +317,7 @@ def test_a_restart_during_a_takeover_loses_nothing(make_server, database_url):
               for name in ("Alice", "Bob")]
     a, b = tables
     for t in tables:
+        srv.view(t["table"], t["seats"][0]["token"])  # the player opens it: the clock runs
         wait_for("the takeover", lambda t=t: summary(srv, t)["seats"][0]["takeover"])
     wait_for("a move for Alice", lambda: any(r["seat"] == 0 for r in common(srv, a)["recent"]))
     r = take_back(srv, b, b["seats"][0]["token"])
@@ -320,6 +341,8 @@ def test_a_restart_during_a_takeover_loses_nothing(make_server, database_url):
         "Bot (heuristic) plays for Bob: the clock ran out (3 s)", "Bob takes the seat back"]
     print("T-playon", time.monotonic())
     wait_for("the bot to play on", lambda: common(srv2, a)["version"] > after["version"] + 2)
-    # Bob's clock runs again after the restart: at his turn the bot takes over once more
+    # Bob's clock runs again after the restart, once his page is back: at his turn the bot
+    # takes over once more
+    srv2.view(b["table"], b["seats"][0]["token"])
     wait_for("Bob's next takeover", lambda: summary(srv2, b)["seats"][0]["takeover"],
              timeout=60)

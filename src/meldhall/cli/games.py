@@ -261,9 +261,9 @@ SHANGHAI = ShanghaiUI(
     "numbered on the table.\n",
     example_rule="SH-10.3",
     hint="Type the number of an action or the action itself (e.g. 'take', 'draw', 'buy', "
-         "'stage 7S 7H 7D', 'contract done', 'layoff 9H -> 2', 'discard KH': suits are typed "
-         "as letters, S H D C for ♠ ♥ ♦ ♣, a joker as JK); 'help' for commands, 'quit' to "
-         "leave.",
+         "'stage 7S 7H 7D', 'contract done', 'layoff 9H -> 2', 'discard KH': suits as the "
+         "letters S H D C or the symbols ♠ ♥ ♦ ♣, a joker as JK); 'help' for commands, 'quit' "
+         "to leave.",
     groups={"take": "Take the upcard", "draw": "Decline the upcard", "buy": "Buy",
             "pass": "Do not buy", "contract": "Make the contract", "stage": "Stage a meld",
             "withdraw": "Withdraw staged melds", "layoff": "Lay off",

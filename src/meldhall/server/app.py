@@ -366,6 +366,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = _bearer(request)
         t = await manager.get(table_id)
         role, seat = _role(t, token)
+        if role == "seat" and seat is not None:
+            manager.opened(t, seat)
         return Response(t.message(seat if role == "seat" else None),
                         media_type="application/json")
 
@@ -377,6 +379,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         req: ActionRequest = _validate(ActionRequest, await _read_json(request))
         if role != "seat" or seat is None:
             raise Refusal("not_your_seat", "only a seat's token can act", status=403)
+        manager.opened(t, seat)
         version = await manager.act(t, seat, req.action, req.version)
         return {"ok": True, "version": version}
 
@@ -387,6 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         role, seat = _role(t, token)
         if role != "seat" or seat is None:
             raise Refusal("not_your_seat", "only a seat's token can ask for a hint", status=403)
+        manager.opened(t, seat)
         return await manager.hint(t, seat)
 
     @app.post("/api/tables/{table_id}/seats/{seat}")

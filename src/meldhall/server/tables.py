@@ -212,6 +212,10 @@ class LiveTable:
         self.clock_floor = (now + min(self.turn_clock, RESTART_GRACE)
                             if rebuilt and self.turn_clock is not None else 0.0)
         self.clock_from: dict[int, float] = {}     # seat -> when its person took it back
+        # seats whose person has opened the table since the server started: a seat's clock
+        # runs only from then (a tester lost the first turn while copying the invite links);
+        # a seat nobody opens is covered by the disconnect timeout
+        self.opened: set[int] = set()
         self.away_since: dict[int, float] = {s.seat: now for s in self.seats}
         self.takeover_retry = 0.0                  # after a failed write: not before this
         self.clock_handle: asyncio.TimerHandle | None = None
@@ -242,9 +246,11 @@ class LiveTable:
     # ------------------------------------------------------------------ turn clock
     def clock_deadline(self, seat: int) -> float | None:
         """When ``seat``'s decision clock runs out (seconds since the epoch), ``None``
-        without a clock.  The clock counts from the table's last public action (or the seat's
-        taking back, if later), never running out before a restart's grace."""
-        if self.turn_clock is None:
+        without a clock, or while the seat's person has not opened the table since the server
+        started (:meth:`TableManager.opened`).  The clock counts from the table's last public
+        action (or the seat's first opening or taking back, if later), never running out
+        before a restart's grace."""
+        if self.turn_clock is None or seat not in self.opened:
             return None
         start = max(self.decision_since, self.clock_from.get(seat, 0.0))
         return max(start + self.turn_clock, self.clock_floor)
@@ -802,11 +808,24 @@ class TableManager:
         self.kick(t)
 
     # ------------------------------------------------------------------ turn clock
+    def opened(self, t: LiveTable, seat: int) -> None:
+        """The seat's person opened the table (a connection, or a request with the seat's
+        key): the first time since the server started, its clock starts, whole, for the
+        decision at hand."""
+        if seat in t.opened:
+            return
+        t.opened.add(seat)
+        t.clock_from[seat] = max(t.clock_from.get(seat, 0.0), time.time())
+        self._arm(t)
+
     def attach(self, t: LiveTable, conn: Connection) -> None:
         """A connection opened: its seat is no longer away; everyone sees it."""
         t.connections.add(conn)
         if conn.seat is not None:
             t.away_since.pop(conn.seat, None)
+            if conn.seat not in t.opened:
+                t.opened.add(conn.seat)
+                t.clock_from[conn.seat] = max(t.clock_from.get(conn.seat, 0.0), time.time())
         t.notify(everyone=True)  # who is connected is public
         self._arm(t)
 

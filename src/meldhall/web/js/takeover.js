@@ -79,11 +79,19 @@ export function renderWatch(msg, opts) {
   const takenOver = !!(mine && mine.takeover && !common.finished);
   document.body.classList.toggle("seat-played-by-bot", takenOver);
   if (takenOver) {
-    const button = h("button.primary", { type: "button", id: "take-back" }, "Take my seat back");
-    button.disabled = busy;
-    button.addEventListener("click", () => takeBack(button));
-    parts.push(h("div.takeover-banner", { id: "takeover-banner", role: "alert" },
-      h("span", `A bot is playing for you (${REASONS[mine.takeover] || "a stand-in"}). `), button));
+    // the same banner while the reason stays: every bot move re-renders the page, and a
+    // button rebuilt each time lost the click that landed during a re-render (a tester)
+    const old = document.getElementById("takeover-banner");
+    if (old && old.dataset.reason === mine.takeover) {
+      parts.push(old);
+    } else {
+      const button = h("button.primary", { type: "button", id: "take-back" }, "Take my seat back");
+      button.disabled = busy;
+      button.addEventListener("click", () => takeBack(button));
+      parts.push(h("div.takeover-banner", { id: "takeover-banner", role: "alert",
+        dataset: { reason: mine.takeover } },
+        h("span", `A bot is playing for you (${REASONS[mine.takeover] || "a stand-in"}). `), button));
+    }
   }
 
   const now = performance.now();
@@ -108,7 +116,10 @@ export function renderWatch(msg, opts) {
     parts.push(list);
   }
 
-  box.replaceChildren(...parts);
+  // children that stay (the banner) are not taken out and put back: only what changed moves
+  const want = new Set(parts);
+  for (const child of [...box.children]) if (!want.has(child)) child.remove();
+  parts.forEach((el, i) => { if (box.children[i] !== el) box.insertBefore(el, box.children[i] || null); });
   box.hidden = !parts.length;
   if (clocks.length) {
     tick();
