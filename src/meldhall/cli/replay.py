@@ -49,7 +49,7 @@ def replay_command(
         help="When to draw the table: after every action (all), at "
         "the start of each turn (turns), at the start of each "
         "hand (hands) or never (none).  Default: all with --step, "
-        "turns otherwise.", show_default=False)] = None,  # type: ignore[assignment]
+        "turns otherwise.", show_default=False)] = None,
     step: Annotated[bool, typer.Option(
         "--step",
         help="Wait for Enter after each action (q + Enter stops).")] = False,
