@@ -676,3 +676,34 @@ def test_a_meld_that_lets_the_player_go_out_says_so():
                 else:
                     assert "goes out this turn" not in reason, reason
         assert said > before, game
+
+
+def test_a_notes_words_agree_with_its_figure():
+    """A tester read "the same result as the recommendation on every deal … on these 13 deals
+    the recommendation did better" in one line (a meld staged below the minimum, Classic
+    Canasta): a note says "did better" only beside a worse figure, and a tie as a tie."""
+    from meldhall.hints import _versus
+
+    assert _versus(-12.0, 8.0, 1.0) == "the recommendation did better"
+    assert _versus(0.0, 0.0, 1.0) == "the recommendation did exactly as well"
+    assert "not a clear difference (under its ±)" in _versus(5.0, 9.0, 1.0)
+
+    from meldhall import new_game
+
+    checked = 0
+    for seed in range(12):
+        s = new_game("classic-canasta", players=2, seed=seed).apply_text("draw")
+        stages = [a for a in s.legal_actions() if str(a).startswith("stage")]
+        if not stages:
+            continue
+        s = s.apply(stages[0])
+        h = hint(s, bot="ismcts:24", seed=3).to_json()
+        for alt in h["alternatives"]:
+            vs, note = alt["versus_recommended"], alt["note"]
+            assert "computer player" not in note, note
+            if "did better" in note and "this move" not in note:
+                assert vs is not None and round(vs) < 0, alt
+            if "came out the same" in note:
+                assert "recommendation did better" not in note, alt
+            checked += 1
+    assert checked

@@ -155,7 +155,8 @@ class Hint:
             basis = (f"Every move here, the recommendation too, was played out on the same "
                      f"{self.measured} sampled deal{'s' if self.measured != 1 else ''} for "
                      "this hint (the cards you cannot see dealt at random, then the hand "
-                     "played on by the heuristic bot), so the figures compare move with move "
+                     "played on by the heuristic bot), after an opening search chose which "
+                     "moves to compare, so the figures compare move with move "
                      "(± one standard "
                      "error).  The recommendation is the move that did best on them"
                      + ("; the melds you have staged are kept unless a move that withdraws "
@@ -504,25 +505,23 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         if i == g and keep_staged:
             note = "goes on with the melds you have staged"
         elif i == 0:
-            # the search's pick, which these deals rate lower: said as such, so the player
-            # knows which figure to trust (the hint's deals are more); not "what the search
-            # bot would play", which read as a second recommendation, worse than the first
-            # (with melds staged, "after withdrawing the staged melds" comes before it)
-            # (a tester read "kept on its own fewer deals" as jargon: said plainly)
-            note = (f"the computer player's pick; on these {deals} deals the recommendation "
-                    "did better")
+            # the search's pick, which these deals rate no higher: said as such, so the
+            # player knows which figure to trust (the hint's deals are more); "the computer
+            # player's pick" puzzled a tester (the hint is the computer player), and "did
+            # better" beside a tie contradicted "the same on every deal": said as measured
+            note = (f"first in the hint's opening search; on these {deals} deals "
+                    + _versus(adv, err, z))
         elif m.heuristic:
             note = "the heuristic bot's move"
         elif last is not None and m.action == last.action:
-            note = "the computer player's second choice"
+            note = "second in the hint's opening search"
         elif m.action in obvious_set and m.visits == 0:
             note = "it makes a canasta; measured for this hint"
         else:
             # the search's own deals, not the hint's (the deals column): said as such
             # (a tester read "after 3 deals" beside a deals column of 15 as a contradiction)
-            note = (f"the computer player set it aside after {m.visits} "
-                    f"deal{'s' if m.visits != 1 else ''} of its own search; measured here on "
-                    f"all {deals}")
+            note = (f"the hint's opening search set it aside after {m.visits} "
+                    f"deal{'s' if m.visits != 1 else ''}; measured here on all {deals}")
         if twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
@@ -569,6 +568,21 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
                     + (f", not a clear difference ({_within(z)})" if close else ""))
         why += "."
     return best, [row[0] for row in rows], [row[1] for row in rows], why
+
+
+def _versus(adv: float, err: float | None, z: float) -> str:
+    """How the recommendation compared with a listed move on the hint's deals, in words
+    agreeing with its figure ``adv`` (the move minus the recommendation, points): "the
+    recommendation did better", "the recommendation did exactly as well" (a tie), or, where
+    the move's lead is inside the margin ``z`` standard errors, that it is not a clear
+    difference."""
+    if round(adv) < 0:
+        return "the recommendation did better"
+    if round(adv) == 0 and (err is None or round(err) == 0):
+        return "the recommendation did exactly as well"
+    if round(adv) == 0:
+        return "the recommendation did as well on average"
+    return f"this move did a little better, not a clear difference ({_within(z)})"
 
 
 def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> list[Action]:

@@ -636,8 +636,10 @@ function stagingArea(legal) {
   const shanghai = msg.common.game === "shanghai-rummy";
   const undo = (i) => {
     if (!has("withdraw")) return null;
-    const what = `undo: put ${prettyNotation(staged[i])} back in the hand`;
-    if (i === n - 1) return sequenceButton(["withdraw"], "undo", ".undo", { title: what + " (withdraw)", "aria-label": what });
+    // labelled "withdraw", the header's word for it (a tester read "withdraw" in the header
+    // beside buttons saying "undo")
+    const what = `withdraw: put ${prettyNotation(staged[i])} back in the hand`;
+    if (i === n - 1) return sequenceButton(["withdraw"], "withdraw", ".undo", { title: what + " (withdraw)", "aria-label": what });
     // an earlier meld: withdraw back to it, then stage the later ones again (the upcard's meld
     // comes first and the others depend on it: undoing it withdraws them all)
     const again = upcard && i === 0 ? [] : staged.slice(i + 1).map((t) => "stage " + t);
@@ -650,7 +652,7 @@ function stagingArea(legal) {
     const later = n - i - 1;
     const how = upcard && i === 0 ? " (the upcard's meld comes first: every staged meld is withdrawn)"
       : ` (the ${later === 1 ? "meld" : `${later} melds`} staged after it ${later === 1 ? "is" : "are"} withdrawn and staged again)`;
-    return sequenceButton(moves, "undo", ".undo", { title: what + how, "aria-label": what });
+    return sequenceButton(moves, "withdraw", ".undo", { title: what + how, "aria-label": what });
   };
   const commit = [];
   const notes = [];
@@ -673,7 +675,7 @@ function stagingArea(legal) {
       : `${obs.stages_left} more stage ${obs.stages_left === 1 ? "action" : "actions"} this turn.`);
   }
   const undoAll = has("withdraw all") && n > 1
-    ? sequenceButton(["withdraw all"], "undo all", ".undo-all", { title: "put every staged meld back in the hand (withdraw all)" })
+    ? sequenceButton(["withdraw all"], "withdraw all", ".undo-all", { title: "put every staged meld back in the hand" })
     : null;
   return stagedPanel(obs, mySeat, stagedSplit().melds, { undo, undoAll, commit, notes });
 }
@@ -862,7 +864,9 @@ function hintPanel(legal) {
     // the hint's own footnote (this game's rule, never another game's; it speaks only of
     // the signs the list has)
     const basis = d.footnote || "";
-    box.append(h("p.dim", basis), list);
+    // the list, then what its figures mean (a tester found the note between the why and
+    // the list it explains)
+    box.append(list, h("p.dim.hint-footnote", basis));
   }
   return box;
 }
@@ -944,7 +948,9 @@ async function renderAdmin() {
         await api("POST", `/api/tables/${tableId}/seats/${s.seat}`, { token: creator, body: { kind, bot: bot || null } });
       } catch (e) { showRefusal({ code: e.code, message: e.message }); }
     });
-    list.append(h("li", h("span", `${s.seat}: ${s.name} `, h("span.badge" + (s.connected ? ".on" : ".off"), s.connected ? "online" : "away")), sel, btn));
+    list.append(h("li", h("span", `${s.seat}: ${s.name} `, s.kind === "bot"
+      // a bot is never "online" or "away" (a tester read "Bot 1 online")
+      ? h("span.badge", "bot") : h("span.badge" + (s.connected ? ".on" : ".off"), s.connected ? "online" : "away")), sel, btn));
   }
   $("admin").replaceChildren(h("p.dim", "Hand a seat whose player left to a bot:"), list);
 }
