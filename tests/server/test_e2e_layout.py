@@ -219,6 +219,11 @@ def check_layout(page, where: str, *, zones: int, staged: bool = False,
     problems += [f"a fixed or sticky element: {f}" for f in r["fixed"] if f != "side"]
     assert not problems, (where, problems)
     assert r["probed"] > 10, (where, r["probed"])
+    if vw >= 1000:
+        # a long move text wraps inside the header; "connected as seat 0 (Name)" stays on the
+        # top bar's first line (a tester saw it pushed down at 1366 px)
+        brand, conn = box(page, ".topbar .brand"), box(page, "#conn")
+        assert conn["y"] < brand["y"] + brand["height"], (where, brand, conn)
     return r
 
 
