@@ -141,8 +141,7 @@ def test_hint_alternatives_agree_with_the_decision(tmp_path):
     # moves after a few deals and gates only its last challenger: its own figures showed a
     # dropped move "+188 ± 152" on 3 deals beside a recommendation measured on 15 (issue 15,
     # item 7).  A hint plays the recommendation and every listed move out again on the same
-    # deals: no listed move beats the recommendation by the gate, and each says what the
-    # search made of it.
+    # deals: no listed move beats the recommendation by the gate.
     state, path = _readme_position(tmp_path)
     r = runner.invoke(app, ["hint", str(path), "--bot", "ismcts:48", "--top", "8", "--json"])
     assert r.exit_code == 0, r.output
@@ -157,7 +156,6 @@ def test_hint_alternatives_agree_with_the_decision(tmp_path):
         assert alt["samples"] == data["measured_deals"]  # the same deals as the recommendation
         assert alt["stderr"] is not None
         assert alt["versus_recommended"] <= alt["stderr"] + 1, alt  # gate 1 SE, whole points
-        assert alt["note"], alt
         for k in ("value", "versus_recommended", "stderr"):  # one precision in the list
             assert alt[k] is None or alt[k] == round(alt[k]), alt
     vs = [alt["versus_recommended"] for alt in alts]
@@ -402,7 +400,9 @@ def test_no_other_move_reads_better_than_the_recommendation(game, players, seed)
     assert h.measured and not h.staged, h.why
     assert all(adv is not None and round(adv) <= 0 for adv, _ in h.comparisons), h.comparisons
     assert h.value_stderr is not None and h.to_json()["value_stderr"] is not None
-    assert "did best of the" in h.why and "first preferred" not in h.why, h.why
+    # a tie (two meldings the playouts finish alike) is said as a tie
+    assert ("did best of the" in h.why or "did as well as any of the" in h.why) \
+        and "first preferred" not in h.why, h.why
 
 
 def test_the_why_opens_with_what_the_move_does_at_the_table():

@@ -121,7 +121,7 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                      "(± one standard error)", justify="right")
         t.add_column("deals" if h.measured else "playouts", justify="right")
         if any(notes):
-            t.add_column("what the search made of it" if h.measured else
+            t.add_column("note" if h.measured else
                          "how far it got in the search", ratio=1)
         for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n, h.penalty)
