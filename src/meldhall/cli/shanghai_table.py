@@ -111,15 +111,19 @@ def shanghai_table(obs: Any, names: Sequence[str] | None = None, *,
     players.add_column("Cards", justify="right", no_wrap=True)
     players.add_column("Buys", no_wrap=True)
     players.add_column("Contract", no_wrap=True)
+    # what the table knows of each hand: the cards it took or bought (an empty column read as
+    # missing data at the start of a deal)
     players.add_column("Known in hand", ratio=1)
     for s in range(n):
         who = Text(seat_label(s, names), style="bold" if s == me and not face_up else "")
         made = (Text("made ✓", style="bold green") if j["made_contract"][s]
                 else Text("not yet", style="dim"))
-        known = render.cards_text(physical_cards(j["known_in_hand"][s]), wild_twos=False)
+        known = (render.cards_text(physical_cards(j["known_in_hand"][s]), wild_twos=False)
+                 if j["known_in_hand"][s] else Text("none", style="dim"))
         players.add_row(who, str(j["scores"][s]), str(j["hand_sizes"][s]),
                         buys_text(j["buys"][s], limit), made, known)
-    players.caption = "Scores: lowest wins (SH-13.3)."
+    players.caption = ("Scores: lowest wins (SH-13.3).  Known in hand: cards a player took or "
+                       "bought, still held.")
 
     parts: list[RenderableType] = [head, players]
     if j["melds"]:
