@@ -527,6 +527,28 @@ def test_log_lines_are_past_tense_sentences():
         assert log_line(action, note).plain == text, (action, note)
 
 
+
+def test_a_bare_take_says_where_the_upcard_went():
+    """A bare ``take`` lays the upcard on the taker's meld of its rank (CC-8.5); its note says
+    only "takes the pile (2 cards)", so the log line names the upcard and the meld (a tester
+    read that note fifteen times in a row)."""
+    from rich.console import Console
+
+    from meldhall.cli.render import log_text, take_upcards
+
+    rows = [(-1, "", "upcard 7H"), (1, "take", "takes the pile (1 card)"),
+            (1, "discard 3", "3S"), (0, "draw", ""), (0, "discard K", "KC"),
+            (1, "take", "takes the pile (2 cards)"), (1, "discard 4", "4D"),
+            (0, "take 4 4", "takes the pile (1 card)")]
+    assert take_upcards(rows) == [None, "7H", None, None, None, "KC", None, None]
+    console = Console(width=200, record=True)
+    console.print(log_text(rows, ["Ann", "Bob"]))
+    text = console.export_text()
+    assert "(Bob): took the pile (1 card), putting the upcard 7♥ on the 7s" in text
+    assert "(Bob): took the pile (2 cards), putting the upcard K♣ on the kings" in text
+    assert "(Ann): took the pile (1 card) with 4 4" in text and "4♦ on" not in text
+
+
 def test_a_draw_with_the_pile_out_of_reach_says_so():
     """With ``draw`` the only legal move (a frozen pile and no natural pair, or a blocked
     pile), the terminal's status says "Draw (the pile cannot be taken now)", not "Draw or

@@ -1458,6 +1458,16 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
     }""")
     assert badges == ["Bot (normal) playing for you", "Bot (normal) playing for them",
                       "Bot (normal) finished for you", "Bot (normal) finished for them"]
+    # a bare take says which meld the upcard went on (a tester read "took the pile (2 cards)"
+    # fifteen times without knowing where the card went)
+    bare = page.evaluate("""async () => {
+        const { logPanel } = await import("/js/board.js");
+        return logPanel([{seat: 1, action: "discard 3", note: "3S"},
+                         {seat: 0, action: "discard 10", note: "10C"},
+                         {seat: 1, action: "take", note: "takes the pile (2 cards)"}],
+                        ["Ann", "Bob"], 0, 60, null, "classic-canasta", "meld").textContent;
+    }""")
+    assert "Bob: took the pile (2 cards), putting the upcard 10♣ on the 10s" in bare, bare
     # a canasta draw with the pile out of reach says so (a tester read "Draw or take the pile"
     # with draw the only legal move: a frozen pile and no natural pair, or a blocked pile)
     phases = page.evaluate("""async () => {

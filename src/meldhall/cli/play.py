@@ -40,6 +40,7 @@ from meldhall.cli.render import (
     log_text,
     named_note,
     notation_text,
+    take_upcards,
     pretty_notation,
     order_actions,
     past_tense,
@@ -142,7 +143,8 @@ class Session:
         log = self.ui.log(self.state, self.human)
         self.log_len = len(log)
         entries = log[before:]
-        for i, (e_seat, action, note) in enumerate(entries):
+        ups = take_upcards(log)[before:]
+        for i, ((e_seat, action, note), up) in enumerate(zip(entries, ups)):
             if i == 0:
                 note = self.ui.note(phase, action, note)
             who = "You" if e_seat == self.human else seat_label(e_seat, self.names)
@@ -150,7 +152,7 @@ class Session:
                 who = "Table"
             note = named_note(past_tense(note, action), self.names)  # all read alike
             line = Text(f"{who}: ", style="bold" if e_seat == self.human else "")
-            line.append_text(log_line(action, note))
+            line.append_text(log_line(action, note, upcard=up))
             self.console.print(line)
         if extra:
             self.console.print(extra)

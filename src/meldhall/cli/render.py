@@ -260,7 +260,29 @@ def action_past(action: str) -> str:
     return f"{past} {rest}" if past else a
 
 
-def log_line(action: str, note: str, note_style: str = "dim") -> Text:
+def take_upcards(entries: Sequence[Any]) -> list[str | None]:
+    """Per log entry (``(seat, action, note)`` tuples or ``{"seat", "action", "note"}``
+    dicts), the upcard a bare ``take`` took (the card of the discard before it, or the deal's
+    upcard), ``None`` for every other entry: a bare take lays the upcard on the taker's meld
+    of its rank (CC-8.5, RR-8.4), which its note ("takes the pile (2 cards)") does not say."""
+    out: list[str | None] = []
+    top: str | None = None
+    for e in entries:
+        action, note = (e["action"], e["note"]) if isinstance(e, dict) else (e[1], e[2])
+        action, note = (action or "").strip(), (note or "").strip()
+        pile = note.lower().startswith(("takes the pile", "took the pile"))
+        out.append(top if action == "take" and pile else None)
+        if action.startswith("discard ") and _ONLY_CARDS.match(note):
+            top = note.split()[-1]
+        elif not action and note.startswith("upcard "):
+            top = note.split(" (")[0].split()[-1]  # "upcard 2S JK 5S (pile frozen)": 5S
+        elif action.startswith("take") or action == "deal":
+            top = None
+    return out
+
+
+def log_line(action: str, note: str, note_style: str = "dim",
+             upcard: str | None = None) -> Text:
     """A log entry as one past-tense sentence, card tokens in suit symbols: the action
     (:func:`action_past`, bold) then its note (:func:`past_tense`): ``discarded Q♥`` (a note
     that is the card itself stands for the action's cards), ``took the pile with 5 5; took
@@ -285,7 +307,13 @@ def log_line(action: str, note: str, note_style: str = "dim") -> Text:
                                                                             "leaves ")))):
         # a bare verb whose note says it again ("take — takes the pile (2 cards)"): the note
         # alone, in the log's past tense
-        text.append_text(notation_text(past_tense(note), style=note_style))
+        said = past_tense(note)
+        if verb == "take" and upcard and low.startswith(("takes the pile", "took the pile")):
+            # which meld the upcard went on (a tester read "took the pile (2 cards)" fifteen
+            # times without knowing where the card went)
+            rank = upcard[:-1] if upcard[:-1] else upcard
+            said += f", putting the upcard {upcard} on the {_MELD_WORDS.get(rank, rank + 's')}"
+        text.append_text(notation_text(said, style=note_style))
         return text
     if not verb:
         if note:
@@ -410,13 +438,16 @@ def log_text(entries: Sequence[Any], names: Sequence[str] | None, last: int = 8)
             rows.append((e["seat"], e["action"], e["note"]))
         else:
             rows.append(tuple(e))
-    rows = rows[-last:] if last else rows
+    ups = take_upcards(rows)
+    if last:
+        rows, ups = rows[-last:], ups[-last:]
     text = Text()
-    for i, (seat, action, note) in enumerate(rows):
+    for i, ((seat, action, note), up) in enumerate(zip(rows, ups)):
         if i:
             text.append("\n")
         text.append(seat_label(seat, names) + ": ", style="dim")
-        text.append_text(log_line(action, named_note(past_tense(note, action), names)))
+        text.append_text(log_line(action, named_note(past_tense(note, action), names),
+                                  upcard=up))
     if not rows:
         text.append("(nothing yet)", style="dim")
     return text

@@ -14,7 +14,7 @@ from meldhall.cli.app import app
 from meldhall.cli.common import check_drawn_game, handle_errors, interactive_stdin, out
 from meldhall.cli.games import UIS, GameUI
 from meldhall.cli.render import (log_line, named_note, outcome_view, past_tense, score_sheet,
-                                  seat_label)
+                                  seat_label, take_upcards)
 from meldhall.errors import OptionsError, RecordError
 from meldhall.game import Outcome, State
 from meldhall.record import load_record
@@ -117,7 +117,10 @@ def replay_command(
                 notes.append(past_tense(note, text) if i == 0 else note)
         # the action and what it did, as the play screen's log writes them (suit symbols,
         # "draw — declined 5♠", the past tense)
-        line.append_text(log_line(text, named_note("; ".join(notes), names)))
+        # a bare take: the upcard it took is the one of the entries before (log_line says
+        # which meld it went on)
+        up = take_upcards(log)[prev_len - len(new_entries)] if new_entries else None
+        line.append_text(log_line(text, named_note("; ".join(notes), names), upcard=up))
         console.print(line)
         oc = state.outcome
         drawn = False

@@ -523,7 +523,26 @@ function railroadPass(next, phase) {
   return ended ? "did not take the pile: the hand ended (RR-12.2)" : "left the kitty untaken";
 }
 
+/** Per log entry, the upcard a bare ``take`` took (the card of the discard before it, or the
+ *  deal's upcard), else null: its note ("takes the pile (2 cards)") does not say which meld
+ *  the upcard went on (CC-8.5, RR-8.4). The twin of render.take_upcards. */
+export function takeUpcards(log) {
+  const out = [];
+  let top = null;
+  for (const e of log || []) {
+    const action = String(e.action || "").trim();
+    const note = String(e.note || "").trim();
+    const pile = /^(takes|took) the pile/i.test(note);
+    out.push(action === "take" && pile ? top : null);
+    if (action.startsWith("discard ") && ONLY_CARDS.test(note)) top = note.split(" ").pop();
+    else if (!action && note.startsWith("upcard ")) top = note.split(" (")[0].split(" ").pop();
+    else if (action.startsWith("take") || action === "deal") top = null;
+  }
+  return out;
+}
+
 export function logPanel(log, names, mySeat, last = 60, total = null, game = null, phase = null) {
+  const ups = takeUpcards(log).slice(-last);
   const entries = (log || []).slice(-last);
   const first = (total === null || total === undefined ? (log || []).length : total) - entries.length + 1;
   const start = Math.max(1, first);
@@ -536,7 +555,7 @@ export function logPanel(log, names, mySeat, last = 60, total = null, game = nul
     const note = !e.note && game === "railroad-canasta" && String(e.action || "").trim() === "pass"
       ? railroadPass((log || [])[(log || []).length - entries.length + i + 1], phase)
       : logNote(e.action, e.note, game);
-    const [main, rest] = logSentence(e.action, note);
+    const [main, rest] = logSentence(e.action, note, ups[i]);
     if (main) text.append(h(rest === null && !e.action ? "span.note" : "span.act", notationNodes(seatsNamed(main, names, mySeat))));
     if (rest) text.append("; ", h("span.note", notationNodes(seatsNamed(rest, names, mySeat))));
     list.append(h("li" + (e.seat === mySeat ? ".mine" : ""), h("span.n", `${start + i}.`), text));
@@ -589,7 +608,7 @@ export function actionPast(action) {
  *  "places 3D")`` -> ``["drew", "placed 3D"]``; a bare verb its note says again (``take`` /
  *  ``takes the pile``, Shanghai's ``draw`` / ``declines 10S``, ``pass`` / ``did not buy``)
  *  -> ``[note, null]``. */
-export function logSentence(action, note) {
+export function logSentence(action, note, upcard = null) {
   let verb = String(action || "").trim();
   let n = String(note || "");
   if (verb === "kitty" && n && !/^(takes|took) the kitty/.test(n)) {
@@ -613,6 +632,12 @@ export function logSentence(action, note) {
       || (verb === "draw" && /^declin(es|ed) /.test(low))
       || (verb === "kitty" && /^(takes|took) the kitty/.test(low))
       || (verb === "pass" && /^(did not|does not|left|leaves) /.test(low)))) {
+    // a bare take: which meld the upcard went on (a tester read "took the pile (2 cards)"
+    // fifteen times without knowing where the card went)
+    if (verb === "take" && upcard && /^(takes|took) the pile/.test(low)) {
+      const rank = upcard.slice(0, -1) || upcard;
+      return [`${pastTense(n)}, putting the upcard ${upcard} on the ${MELD_WORDS[rank] || rank + "s"}`, null];
+    }
     return [pastTense(n), null];
   }
   const sp = verb.indexOf(" ");
