@@ -23,10 +23,10 @@ __all__ = ["HINT_DEALS", "HINT_SECONDS", "Hint", "hint", "hint_for_observation",
 
 #: The fewest sampled deals a measured hint plays its moves out on, by game (the search's
 #: choice gets more where its search gave it more).  A Classic Canasta hint on 15 deals put a
-#: move 506 ± 249 points behind that a hard hint on 77 put level with it (a tester): 30 deals
-#: halve the chance of such a swing at about 1 s more; a Railroad Canasta hand is five times
-#: as long to play out, so it keeps 8.
-HINT_DEALS = {"classic-canasta": 30, "shanghai-rummy": 30, "railroad-canasta": 8}
+#: move 506 ± 249 points behind that 300 deals put level with it, and a Railroad Canasta hint
+#: on 8 deals had a ± of 367 (testers): 30 deals halve such swings against 8 at about 1.5 s of
+#: one core more in Railroad Canasta, where a hand is longest.
+HINT_DEALS = {"classic-canasta": 30, "shanghai-rummy": 30, "railroad-canasta": 30}
 
 #: The wall-clock safety cap of a hint's search and of its measuring, each (seconds): the
 #: level's playout budget decides, not the clock, so the same position and seed give the
