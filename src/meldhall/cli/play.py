@@ -306,6 +306,9 @@ class Session:
                            f"{where}).", markup=False, highlight=False, soft_wrap=True)
         if getattr(self.state.observation(self.human), "staged", ()):
             self.console.print("Staged melds are private and not in the record.", style="dim")
+        # the list scrolled away behind the message (a tester had to guess 'legal')
+        self.console.print("Your move goes on: 'legal' lists your moves, 'table' shows the "
+                           "table.", style="dim")
 
     def _save_path(self, folder: Path) -> Path:
         """The file a plain ``save`` writes in ``folder``: ``meldhall-GAME-SEED.json``, or
