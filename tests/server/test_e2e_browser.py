@@ -1142,7 +1142,7 @@ def test_shanghai_moves_read_with_suit_symbols(server, browser, artifacts):
     assert sorted(moves.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(legal[:400])
     button.click()
     undo = page.locator("#staged button.undo")
-    expect(undo).to_have_attribute("aria-label", "undo: put " + shown(first[6:]) + " back in the hand")
+    expect(undo).to_have_attribute("aria-label", "withdraw: put " + shown(first[6:]) + " back in the hand")
     assert not LETTER_CARD.search(undo.get_attribute("title")), undo.get_attribute("title")
     # the words of the moves area (its card pictures aside: a joker's face says JK/JOKER)
     words = page.locator("#actions").evaluate(

@@ -639,7 +639,7 @@ function stagingArea(legal) {
     // labelled "withdraw", the header's word for it (a tester read "withdraw" in the header
     // beside buttons saying "undo")
     const what = `withdraw: put ${prettyNotation(staged[i])} back in the hand`;
-    if (i === n - 1) return sequenceButton(["withdraw"], "withdraw", ".undo", { title: what + " (withdraw)", "aria-label": what });
+    if (i === n - 1) return sequenceButton(["withdraw"], "withdraw", ".undo", { title: what, "aria-label": what });
     // an earlier meld: withdraw back to it, then stage the later ones again (the upcard's meld
     // comes first and the others depend on it: undoing it withdraws them all)
     const again = upcard && i === 0 ? [] : staged.slice(i + 1).map((t) => "stage " + t);
