@@ -616,3 +616,28 @@ def test_the_status_says_what_the_legal_moves_allow():
     assert phase_text("shanghai-rummy", "meld", False, legal=["discard 4S"]) \
         == "to meld or discard"
     assert phase_text("railroad-canasta", "meld", True) == "Meld or discard"
+
+
+def test_a_kitty_with_a_red_three_says_it_was_replaced(capsys):
+    """RR-10.4: a red three in a kitty being taken is placed and replaced from the stock; the
+    terminal lists the kitty's cards with the replacement among them, and says so (a tester
+    found a 7♥ in the list that the kitty never held)."""
+    from meldhall import new_game
+    from meldhall.cli.play import Session
+
+    s = new_game("railroad-canasta", players=2, seed=5)
+    bot, rng = make_bot("heuristic", "railroad-canasta"), random.Random(0)
+    while True:
+        seat = s.to_act[0]
+        a = bot.choose(s.observation(seat), s.legal_actions(seat), rng)
+        if str(a) == "kitty" and seat == 0:
+            break
+        s = s.apply(a, seat)
+    session = Session("railroad-canasta", 2, 0, 5, ["heuristic"], {}, None)
+    session.state = s
+    session.log_len = len(session.ui.log(s, 0))
+    capsys.readouterr()
+    session.apply(a, 0)
+    said = " ".join(capsys.readouterr().out.split())
+    assert "placed 3♥" in said and "From your kitty" in said, said
+    assert "replaced from the stock, RR-10.4" in said, said

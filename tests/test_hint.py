@@ -707,3 +707,17 @@ def test_a_notes_words_agree_with_its_figure():
                 assert "recommendation did better" not in note, alt
             checked += 1
     assert checked
+
+
+def test_a_reason_against_the_move_says_why_it_is_still_recommended():
+    """A tester read "One of your 2 5s, though the next player has a meld of 5s to take the
+    pile with (RR-8.5): on 8 sampled deals, it did best" as a reason given with no reason to
+    play the move anyway: the figures then follow "even so"."""
+    from meldhall.hints import _with_reason
+
+    why = "On 30 sampled deals, it did best of the 4 moves tried."
+    against = "one of your 2 5s, though the next player has a meld of 5s to take the pile with"
+    assert _with_reason(why, against) == (
+        "One of your 2 5s, though the next player has a meld of 5s to take the pile with; "
+        "even so, on 30 sampled deals, it did best of the 4 moves tried.")
+    assert _with_reason(why, "it melds 3 cards").startswith("It melds 3 cards: on 30 sampled")

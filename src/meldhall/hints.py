@@ -795,7 +795,10 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
             # what the heuristic's measure says, and no more: the hand without it is as near
             # the contract (a tester read "not one of the cards your contract needs" about a
             # queen of a J-Q-K start, which another card served as well)
-            return f"without {card} your hand is as near the contract as with it{cost}"
+            # the other cards that serve as well are not named: said that there are (a
+            # tester broke a pair of 7s on it, not seeing the pair of 8s beside it)
+            return (f"without {card} your hand is as near the contract as with it: other "
+                    f"cards you hold serve the contract as well{cost}")
         return ""
     if not v.table_fit().fits(kind):
         return f"{card} fits no meld on the table, so it cannot be laid off{cost}"
@@ -828,6 +831,10 @@ def _with_reason(why: str, reason: str) -> str:
     """``reason`` (what the move does) opening the why sentence."""
     if not reason or not why:
         return why
+    if ", though " in reason:
+        # a reason against the move: the figures are why it is still recommended (a tester
+        # read "though the next player has a meld of 5s" with no reason to discard it anyway)
+        return f"{reason[0].upper()}{reason[1:]}; even so, {why[0].lower()}{why[1:]}"
     return f"{reason[0].upper()}{reason[1:]}: {why[0].lower()}{why[1:]}"
 
 

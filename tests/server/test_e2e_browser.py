@@ -385,7 +385,7 @@ def test_score_sheet_names_who_went_out(server, browser, tmp_path):
     expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} went out")
     # the header says what is next, not the phase's name ("deal_end")
     expect(page.locator("#header .turn")).to_have_text(
-        f"Waiting for Name{state.to_act[0]} to deal the next deal")
+        f"Waiting for Name{state.to_act[0]} to start the next deal")
     page.select_option("#seat", str(oc.went_out))
     expect(page.locator("#sheet h4")).to_have_text(f"Deal 1: Name{oc.went_out} (viewing) went out")
     page.close()

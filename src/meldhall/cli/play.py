@@ -390,6 +390,13 @@ class Session:
             cards = sort_cards(obs.pack.cards_of(new))  # type: ignore[attr-defined]  # .pack too
             if cards:
                 extra = said + " " + " ".join(c.pretty for c in cards)
+                notes = " ".join(n for _, a, n in self.ui.log(self.state, self.human)[
+                    before_log:] if a == "kitty")
+                if str(action) == "kitty" and "place" in notes:
+                    # the red threes found in it were replaced: said, or a card that was never
+                    # in the kitty appears in the list (a tester compared the two by hand)
+                    extra += (" (each red three in it was placed and replaced from the stock, "
+                              "RR-10.4: the replacements are among these)")
         elif seat == self.human and getattr(type(action), "PRIVATE", False):
             # staging leaves no log line (nobody else sees it, CC-6.9, RR-6.11, SH-8.1): say
             # what happened, or the screen only redraws
@@ -497,7 +504,7 @@ class Session:
             legal = st.legal_actions(seat)
             if oc is not None:  # between hands: the next dealer deals
                 if interactive_stdin() and self.read(
-                        f"Press Enter to deal the next {self.ui.unit} (or type quit) ") in (
+                        f"Press Enter for the next {self.ui.unit} (or type quit) ") in (
                         None, "quit", "q", "exit"):
                     self.console.print("You left the game.")
                     return 0

@@ -685,7 +685,7 @@ SHANGHAI_PHASE_TEXT = {
     "upcard": ("Take {up}, or draw from the stock", "to take {up} or draw"),
     "buy": ("Buy {up}? (+1 penalty card)", "to buy {up} or pass"),
     "meld": ("Meld or discard", "to meld or discard"),
-    "deal_end": ("The deal is over: deal the next one", "to deal the next deal"),
+    "deal_end": ("The deal is over: start the next one", "to start the next deal"),
 }
 
 

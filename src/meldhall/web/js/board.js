@@ -73,7 +73,7 @@ export function phaseText(obs, mine, legal = null) {
     upcard: [`Take ${up}, or draw from the stock`, `to take ${up} or draw`],
     buy: [`Buy ${up}? (+1 penalty card)`, `to buy ${up} or pass`],
     meld: ["Meld or discard", "to meld or discard"],
-    deal_end: ["The deal is over: deal the next one", "to deal the next deal"],
+    deal_end: ["The deal is over: start the next one", "to start the next deal"],
   };
   if (mine && isShanghai(obs) && obs.phase === "meld" && (obs.staged || []).length) {
     // the player's own staged contract: no discard until it is laid down or withdrawn
