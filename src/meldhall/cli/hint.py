@@ -179,7 +179,9 @@ def hint_command(
         return
     console = out()
     # the table as the advised seat sees it (its own hand only), as 'meldhall play' draws it
-    console.print(UIS[state.game_name].table(state.observation(h.seat), None, log_lines=4))
+    # the advised seat is "seat 0 (you)", as in 'meldhall play' (a tester looked for it)
+    names = ["you" if s == h.seat else "" for s in range(state.players)]
+    console.print(UIS[state.game_name].table(state.observation(h.seat), names, log_lines=4))
     console.print()
     for part in hint_view(h, f"seat {h.seat}"):
         console.print(part)
