@@ -721,3 +721,34 @@ def test_a_reason_against_the_move_says_why_it_is_still_recommended():
         "One of your 2 5s, though the next player has a meld of 5s to take the pile with; "
         "even so, on 30 sampled deals, it did best of the 4 moves tried.")
     assert _with_reason(why, "it melds 3 cards").startswith("It melds 3 cards: on 30 sampled")
+
+
+def test_a_close_call_is_said():
+    """Two levels gave opposite discards on the README's position, each "not a clear
+    difference" (testers): a hint whose next move is within the margin says it is a close
+    call, in its JSON, the terminal headline and the footnote; a tie of identical results is
+    not a call."""
+    from meldhall import new_game
+    from meldhall.hints import Hint
+
+    a, b, c = new_game("classic-canasta", players=2, seed=7).apply_text("draw") \
+        .legal_actions()[-3:]
+    close = Hint(0, a, 10.0, 30, [(b, 0.0, 30)], comparisons=[(-40.0, 90.0)], measured=30,
+                 legal_count=2)
+    clear = Hint(0, a, 10.0, 30, [(b, 0.0, 30)], comparisons=[(-400.0, 90.0)], measured=30,
+                 legal_count=2)
+    tie_then_clear = Hint(0, a, 10.0, 30, [(b, 0.0, 30), (c, 0.0, 30)],
+                          comparisons=[(0.0, 0.0), (-400.0, 90.0)], measured=30, legal_count=3)
+    assert close.close_call and close.to_json()["close_call"]
+    assert "This is a close call" in close.footnote()
+    assert not clear.close_call and "close call" not in clear.footnote()
+    assert not tie_then_clear.close_call
+    assert not Hint(0, a, None, 0).close_call
+
+    from meldhall.cli.hint import hint_view
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    for part in hint_view(close, "you"):
+        console.print(part)
+    assert "(a close call: the next move did about as well)" in console.export_text()

@@ -111,6 +111,22 @@ class Hint:
     value_stderr: float | None = None
     staged: bool = False
 
+    @property
+    def close_call(self) -> bool:
+        """A measured hint whose next-best listed move is behind the recommendation by no more
+        than ``gate_z`` times its ± (or level with it): another hint, or another level, may
+        then recommend that move instead (testers met two levels advising opposite discards
+        on one position).  ``False`` without a measurement."""
+        if not self.measured:
+            return False
+        for adv, se in self._padded_comparisons():
+            if adv is None or se is None:
+                continue
+            if round(adv) == 0 and round(se) == 0:
+                continue  # the same result on every deal: the same move in effect, no call
+            return -adv <= self.gate_z * se
+        return False
+
     def others(self) -> str:
         """Whom ``value`` is measured against, for people: ``"the other side's"`` in a
         partnership, ``"the other player's"`` with two players, otherwise ``"the other
@@ -176,6 +192,8 @@ class Hint:
                      + (f"  {self.measured} deals are few: moves within about twice their ± "
                         "of each other may change places in another hint."
                         if self.measured < FEW_DEALS else "")
+                     + ("  This is a close call: another hint, or another level, may "
+                        "recommend the next move instead." if self.close_call else "")
                      # a tester asked why a single king was never listed beside the
                      # recommended discard of one of a pair
                      + ("  The other legal moves are not listed: a first, shorter look put "
@@ -210,6 +228,7 @@ class Hint:
             "gate_z": self.gate_z,
             "players": self.players,
             "footnote": self.footnote(),
+            "close_call": self.close_call,
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
                  "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}

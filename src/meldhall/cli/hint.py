@@ -71,6 +71,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                  and str(h.plan) != str(h.action))
     line = Text(f"Hint for {who}: ", style="bold")
     line.append_text(notation_text(str(h.plan if step_only else h.action), style="bold green"))
+    if h.close_call:
+        line.append("  (a close call: the next move did about as well)", style="yellow")
     parts.append(line)
     if h.value is not None:
         # over the hint's own deals the estimate has its uncertainty (± one standard error):

@@ -813,6 +813,8 @@ function hintPanel(legal) {
         ? ` estimated ${valuePm} for your side against the other side this hand (${over})`
         : ` estimated ${valuePm} for you against ${against} this hand (${over})`)
     : d.legal_count === 1 ? " the only legal move" : " (no estimate)";
+  // a close call: the next move did about as well, so another hint or level may differ
+  const close = d.close_call ? h("p.hint-close", "A close call: the next move did about as well (see below).") : null;
   if (hintShowsPlan(d, legal)) {
     // the whole melding, then the step to play now (with melds staged that are not part of
     // it, the step is to withdraw them: the player is told why)
@@ -827,6 +829,7 @@ function hintPanel(legal) {
   } else {
     box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
   }
+  if (close) box.append(close);
   if (d.why) box.append(h("p.hint-why", h("strong", "Why: "), ...notationNodes(named(d.why))));
   if (d.alternatives && d.alternatives.length) {
     const list = h("ol.hint-alternatives");
