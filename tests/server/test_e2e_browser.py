@@ -1707,3 +1707,32 @@ def test_a_hint_with_melds_staged_names_its_melding(server, browser):
     expect(page.locator("#hint-move")).to_have_attribute("data-action", step)
     assert not errors, errors
     page.close()
+
+
+def test_opening_the_spectator_link_keeps_your_seat_in_your_tables(server, browser):
+    """A tester opened their table's spectator link in a second tab: "Your tables" then
+    listed the table as a spectator's and its seat link was gone from the lobby.  The seat
+    this browser plays stays remembered."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.goto(server.base + "/")
+    page.select_option("#game", "classic-canasta")
+    page.select_option("#players", "2")
+    page.fill("#seat-0-name", "Tess")
+    page.select_option("#seat-1-who", "bot:heuristic")
+    page.click("#create-btn")
+    expect(page.locator("#created")).to_contain_text("Table created")
+    spect = page.locator("#mine li details input.link").first.input_value()
+    page.click("#open-my-seat")
+    expect(page.locator("#conn")).to_contain_text("connected as seat 0")
+    watcher = context.new_page()
+    watcher.goto(spect)
+    expect(watcher.locator("#conn")).to_contain_text("connected (watching)")
+    page.goto(server.base + "/")
+    expect(page.locator("#mine li").first).to_contain_text("seat 0")
+    href = page.locator("#mine li a").first.get_attribute("href")
+    assert href and spect.split("k=", 1)[1] not in href, (href, spect)
+    context.close()

@@ -121,7 +121,13 @@ function onMessage(m) {
       mySeat = m.seat;
       retry = 0;
       setConn(role === "seat" ? `connected as seat ${m.seat}` : role === "creator" ? "connected (creator, watching)" : "connected (watching)");
-      rememberTable({ table: tableId, game: m.game, token, role, seat: m.seat });
+      {
+        // a spectator's (or the creator's) link opened in another tab keeps the seat this
+        // browser plays: "Your tables" then still links to the seat (a tester lost it)
+        const known = tableEntry(tableId);
+        const keep = known && known.role === "seat" && role !== "seat";
+        rememberTable(keep ? { table: tableId, game: m.game } : { table: tableId, game: m.game, token, role, seat: m.seat });
+      }
       break;
     case "state": {
       const before = msg;
