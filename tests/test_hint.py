@@ -632,7 +632,8 @@ def test_a_hint_measures_the_move_that_makes_a_canasta():
                  if m is not None}
         makes = [a for a in legal if str(a).startswith("add ") and a.rank in sizes
                  and sizes[a.rank] < 7 <= sizes[a.rank] + a.size]
-        got = _obvious("classic-canasta", obs, legal)
+        got = [a for a in _obvious("classic-canasta", obs, legal)
+               if not str(a).startswith("meld ")]  # the natural meld: its own test
         assert set(got) <= set(makes)
         assert bool(got) == bool(makes)
         for a in got:
@@ -752,3 +753,28 @@ def test_a_close_call_is_said():
     for part in hint_view(close, "you"):
         console.print(part)
     assert "(a close call: the next move did about as well)" in console.export_text()
+
+
+def test_a_hint_measures_a_new_natural_meld():
+    """A tester held A A A and asked why "meld A A A" was never among the moves a Railroad
+    hint compared: the largest new meld of natural cards is always measured."""
+    import random
+
+    from meldhall import new_game
+    from meldhall.bots import make_bot
+    from meldhall.hints import _obvious
+
+    s = new_game("railroad-canasta", players=2, seed=1)
+    bot, rng = make_bot("heuristic", "railroad-canasta"), random.Random(0)
+    while True:
+        seat = s.to_act[0]
+        legal = s.legal_actions(seat)
+        melds = [str(a) for a in _obvious("railroad-canasta", s.observation(seat), legal)
+                 if str(a).startswith("meld ")]
+        if melds:
+            break
+        s = s.apply(bot.choose(s.observation(seat), legal, rng), seat)
+    assert melds == ["meld K K K"]
+    h = hint(s, seat, bot="ismcts:8", seed=1).to_json()
+    shown = [h["action"], h["plan"]] + [a["action"] for a in h["alternatives"]]
+    assert "meld K K K" in shown, shown

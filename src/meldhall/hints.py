@@ -542,7 +542,8 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif m.heuristic:
             note = "what the heuristic bot would play"
         elif m.action in obvious_set and m.visits == 0:
-            note = "it makes a canasta"
+            note = ("a new meld of natural cards" if str(m.action).startswith("meld ")
+                    else "it makes a canasta")
         else:
             # how far a move got in the opening search is not said: testers read "first in
             # the hint's opening search" or "set it aside after 3 deals" as jargon, and as a
@@ -614,7 +615,8 @@ def _versus(adv: float, err: float | None, z: float) -> str:
 def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> list[Action]:
     """Legal moves a player would surely weigh, measured by a hint whether or not the search
     tried them: in the canasta games, an addition that makes a canasta (CC-6.6, RR-6.8), the
-    one with the fewest wild cards per meld (at most two melds).  Empty in Shanghai Rummy."""
+    one with the fewest wild cards per meld (at most two melds), and the largest new meld of
+    natural cards alone (three or more of a rank).  Empty in Shanghai Rummy."""
     if game == "shanghai-rummy":
         return []
     p = observation.public
@@ -638,7 +640,20 @@ def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> li
         held = best.get(rank)
         if held is None or wild < held.twos + held.jokers:  # type: ignore[attr-defined]
             best[rank] = a
-    return list(best.values())[:2]
+    out = list(best.values())[:2]
+    # a new meld of three or more natural cards of one rank, the largest (a tester held
+    # A A A and asked why "meld A A A" was never among the moves compared)
+    melds = []
+    for a in legal:
+        specs = getattr(a, "melds", None)
+        if type(a).__name__ != "Meld" or not specs or len(specs) != 1:
+            continue
+        sp = specs[0]
+        if sp.wilds == 0 and sp.naturals >= 3:
+            melds.append((sp.naturals, str(a), a))
+    if melds:
+        out.append(max(melds, key=lambda t: (t[0], t[1]))[2])
+    return out
 
 
 def game_reason(game: str, observation: Observation, action: Action) -> str:
