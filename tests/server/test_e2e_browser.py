@@ -1468,6 +1468,16 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
                         ["Ann", "Bob"], 0, 60, null, "classic-canasta", "meld").textContent;
     }""")
     assert "Bob: took the pile (2 cards), putting the upcard 10♣ on the 10s" in bare, bare
+    # a Shanghai joker in a meld names the card it stands for (SH-9.4; a tester saw a bare
+    # joker in a set of twos)
+    joker = page.evaluate("""async () => {
+        const { meldView } = await import("/js/board.js");
+        const el = meldView({game: "shanghai-rummy"}, {number: 1, owner: 0, kind: "set",
+            cards: "AS AD AC JK=AS", physical: ["AS", "AD", "AC", "JK"]});
+        return [el.querySelector(".stands-for").textContent,
+                el.querySelectorAll(".card-wrap")[3].title];
+    }""")
+    assert joker == ["=A♠", "Joker standing for A♠"], joker
     # a canasta draw with the pile out of reach says so (a tester read "Draw or take the pile"
     # with draw the only legal move: a frozen pile and no natural pair, or a blocked pile)
     phases = page.evaluate("""async () => {

@@ -44,7 +44,15 @@ export function sides(obs) {
 
 export function cardRow(list, opts = {}) {
   const row = h("div.card-row" + (opts.fan ? ".fan" : ""));
-  for (const t of list) row.append(h("span.card-wrap", { title: cardLabel(t) }, cardSVG(t, { small: opts.small })));
+  list.forEach((t, i) => {
+    // a Shanghai joker in a meld names the card it stands for (SH-9.4, written Jk=7♦): a
+    // tester saw a bare joker in a set of twos
+    const said = opts.stands && /^JK=/.test(opts.stands[i] || "") ? opts.stands[i].slice(3) : null;
+    const wrap = h("span.card-wrap", { title: said ? `Joker standing for ${cardLabel(said)}` : cardLabel(t) },
+      cardSVG(t, { small: opts.small }));
+    if (said) wrap.append(h("span.stands-for", "=" + cardLabel(said)));
+    row.append(wrap);
+  });
   return row;
 }
 
@@ -381,7 +389,7 @@ export function meldView(obs, m) {
   if (isShanghai(obs)) {
     return h("div.meld", { title: prettyNotation(m.cards), "data-meld": m.number },
       h("div.meld-label", `#${m.number} ${m.kind}`),
-      cardRow(m.physical, { small: true, fan: true }));
+      cardRow(m.physical, { small: true, fan: true, stands: String(m.cards || "").split(" ") }));
   }
   const label = h("div.meld-label", { title: `${m.size} cards: ${prettyNotation(m.spec)}` }, meldLabel(m));
   if (m.closed) label.append(" ", h("span.badge", "closed"));
