@@ -1477,7 +1477,7 @@ def test_refusals_log_and_prompts_name_the_players(server, browser):
         return [el.querySelector(".stands-for").textContent,
                 el.querySelectorAll(".card-wrap")[3].title];
     }""")
-    assert joker == ["=A♠", "Joker standing for A♠"], joker
+    assert joker == [" Jk as A♠", "Joker standing for A♠"], joker
     # a canasta draw with the pile out of reach says so (a tester read "Draw or take the pile"
     # with draw the only legal move: a frozen pile and no natural pair, or a blocked pile)
     phases = page.evaluate("""async () => {

@@ -50,7 +50,6 @@ export function cardRow(list, opts = {}) {
     const said = opts.stands && /^JK=/.test(opts.stands[i] || "") ? opts.stands[i].slice(3) : null;
     const wrap = h("span.card-wrap", { title: said ? `Joker standing for ${cardLabel(said)}` : cardLabel(t) },
       cardSVG(t, { small: opts.small }));
-    if (said) wrap.append(h("span.stands-for", "=" + cardLabel(said)));
     row.append(wrap);
   });
   return row;
@@ -388,7 +387,9 @@ function canastaName(m) {
 export function meldView(obs, m) {
   if (isShanghai(obs)) {
     return h("div.meld", { title: prettyNotation(m.cards), "data-meld": m.number },
-      h("div.meld-label", `#${m.number} ${m.kind}`),
+      // each joker's card, said beside the meld's name (the fanned cards hide a label on it)
+      h("div.meld-label", `#${m.number} ${m.kind}`, ...String(m.cards || "").split(" ")
+        .filter((t) => /^JK=/.test(t)).map((t) => h("span.stands-for", ` Jk as ${cardLabel(t.slice(3))}`))),
       cardRow(m.physical, { small: true, fan: true, stands: String(m.cards || "").split(" ") }));
   }
   const label = h("div.meld-label", { title: `${m.size} cards: ${prettyNotation(m.spec)}` }, meldLabel(m));
