@@ -683,11 +683,11 @@ def test_a_notes_words_agree_with_its_figure():
     """A tester read "the same result as the recommendation on every deal … on these 13 deals
     the recommendation did better" in one line (a meld staged below the minimum, Classic
     Canasta): a note says "did better" only beside a worse figure, and a tie as a tie."""
-    from meldhall.hints import _versus
+    from meldhall.hints import _compared
 
-    assert _versus(-12.0, 8.0, 1.0) == "the recommendation did better"
-    assert _versus(0.0, 0.0, 1.0) == "the recommendation did exactly as well"
-    assert "not a clear difference (under its ±)" in _versus(5.0, 9.0, 1.0)
+    assert _compared(-12.0, 8.0, 1.0) == "the recommendation did better"
+    assert _compared(0.0, 0.0, 1.0) == "the recommendation did exactly as well"
+    assert "not a clear difference (under its ±)" in _compared(5.0, 9.0, 1.0)
 
     from meldhall import new_game
 

@@ -21,12 +21,12 @@ from meldhall.game import Action, Observation, State
 
 __all__ = ["HINT_DEALS", "HINT_SECONDS", "Hint", "hint", "hint_for_observation", "signed"]
 
-#: The fewest sampled deals a measured hint plays its moves out on, by game (the search's
+#: The fewest sampled deals a measured hint plays its moves out on, in every game (the search's
 #: choice gets more where its search gave it more).  A Classic Canasta hint on 15 deals put a
 #: move 506 ± 249 points behind that 300 deals put level with it, and a Railroad Canasta hint
 #: on 8 deals had a ± of 367 (testers): 30 deals halve such swings against 8 at about 1.5 s of
 #: one core more in Railroad Canasta, where a hand is longest.
-HINT_DEALS = {"classic-canasta": 30, "shanghai-rummy": 30, "railroad-canasta": 30}
+HINT_DEALS = 30
 
 #: The wall-clock safety cap of a hint's search and of its measuring, each (seconds): the
 #: level's playout budget decides, not the clock, so the same position and seed give the
@@ -359,7 +359,7 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     if root and (others or going_on is not None) and best.visits >= 2:
         best, others, notes, why = _measured_together(
             measure, observation, ranked, others, level, penalty, rng, going_on, withdraws,
-            _obvious(game, observation, legal), game)
+            _obvious(game, observation, legal))
         measured = best.visits
         value_se = best.stderr
         kept_staged = going_on is not None and withdraws(ranked[0])
@@ -454,7 +454,7 @@ def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float | No
 def _measured_together(measure: Any, observation: Observation, ranked: Sequence[Any],
                        listed: list[Any], level: Any, penalty: bool, rng: random.Random,
                        going_on: Any = None, withdraws: Any = None,
-                       obvious: Sequence[Any] = (), game: str = "",
+                       obvious: Sequence[Any] = (),
                        ) -> tuple[Any, list[Any], list[str], str]:
     """Comparable figures for a hint: the search's choice and every listed move (the
     heuristic's choice among them) are played out again on the same fresh sampled deals, as
@@ -490,10 +490,10 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     obvious_set = set(obvious)
     if going_on is not None and all(m.action != going_on.action for m in moves):
         moves.append(going_on)  # last: the deals and the others' figures stay as they were
-    # as many deals as the search gave its choice, and at least the game's HINT_DEALS (a figure
-    # says little)
+    # as many deals as the search gave its choice, and at least HINT_DEALS (a figure over a
+    # few deals says little)
     results = measure(observation, [m.action for m in moves],
-                      max(chosen.visits, HINT_DEALS.get(game, 8)), rng,
+                      max(chosen.visits, HINT_DEALS), rng,
                       seconds=HINT_SECONDS)
     deals = len(results[0])
     # the hint's own margin, one for every game (a tester met one standard error in a canasta
@@ -522,7 +522,6 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         g = next(i for i, m in enumerate(moves) if m.action == going_on.action)
         keep_staged = True
         rec = beaten_by(g)
-    last = ranked[1] if chosen.heuristic and len(ranked) > 1 else None
     rows = []
     first_with: dict[tuple[float, ...], Any] = {}  # a result list -> the first move with it
     for i, m in enumerate(moves):
@@ -538,7 +537,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif i == 0 and round(adv) > 0:
             # only with melds staged kept: the search's pick did a little better, inside
             # the margin
-            note = _versus(adv, err, z)
+            note = _compared(adv, err, z)
         elif m.heuristic:
             note = "what the heuristic bot would play"
         elif m.action in obvious_set and m.visits == 0:
@@ -597,7 +596,7 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
     return best, [row[0] for row in rows], [row[1] for row in rows], why
 
 
-def _versus(adv: float, err: float | None, z: float) -> str:
+def _compared(adv: float, err: float | None, z: float) -> str:
     """How the recommendation compared with a listed move on the hint's deals, in words
     agreeing with its figure ``adv`` (the move minus the recommendation, points): "the
     recommendation did better", "the recommendation did exactly as well" (a tie), or, where

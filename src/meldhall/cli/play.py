@@ -40,13 +40,13 @@ from meldhall.cli.render import (
     log_text,
     named_note,
     notation_text,
-    take_upcards,
     pretty_notation,
     order_actions,
     past_tense,
     outcome_view,
     score_sheet,
     seat_label,
+    take_upcards,
     sort_cards,
 )
 from meldhall.errors import IllegalActionError, MeldhallError, NotationError, OptionsError

@@ -119,7 +119,8 @@ def replay_command(
         # "draw — declined 5♠", the past tense)
         # a bare take: the upcard it took is the one of the entries before (log_line says
         # which meld it went on)
-        up = take_upcards(log)[prev_len - len(new_entries)] if new_entries else None
+        up = (take_upcards(log)[prev_len - len(new_entries)]
+              if new_entries and text == "take" else None)
         line.append_text(log_line(text, named_note("; ".join(notes), names), upcard=up))
         console.print(line)
         oc = state.outcome

@@ -48,9 +48,8 @@ export function cardRow(list, opts = {}) {
     // a Shanghai joker in a meld names the card it stands for (SH-9.4, written Jk=7♦): a
     // tester saw a bare joker in a set of twos
     const said = opts.stands && /^JK=/.test(opts.stands[i] || "") ? opts.stands[i].slice(3) : null;
-    const wrap = h("span.card-wrap", { title: said ? `Joker standing for ${cardLabel(said)}` : cardLabel(t) },
-      cardSVG(t, { small: opts.small }));
-    row.append(wrap);
+    row.append(h("span.card-wrap", { title: said ? `Joker standing for ${cardLabel(said)}` : cardLabel(t) },
+      cardSVG(t, { small: opts.small })));
   });
   return row;
 }
@@ -386,11 +385,12 @@ function canastaName(m) {
  *  wild or sevens in Railroad Canasta) — every card named in its title and accessible name. */
 export function meldView(obs, m) {
   if (isShanghai(obs)) {
+    const tokens = String(m.cards || "").split(" ");
     return h("div.meld", { title: prettyNotation(m.cards), "data-meld": m.number },
       // each joker's card, said beside the meld's name (the fanned cards hide a label on it)
-      h("div.meld-label", `#${m.number} ${m.kind}`, ...String(m.cards || "").split(" ")
+      h("div.meld-label", `#${m.number} ${m.kind}`, ...tokens
         .filter((t) => /^JK=/.test(t)).map((t) => h("span.stands-for", ` Jk as ${cardLabel(t.slice(3))}`))),
-      cardRow(m.physical, { small: true, fan: true, stands: String(m.cards || "").split(" ") }));
+      cardRow(m.physical, { small: true, fan: true, stands: tokens }));
   }
   const label = h("div.meld-label", { title: `${m.size} cards: ${prettyNotation(m.spec)}` }, meldLabel(m));
   if (m.closed) label.append(" ", h("span.badge", "closed"));
