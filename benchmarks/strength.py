@@ -47,8 +47,9 @@ TITLES = {"classic-canasta": "Classic Canasta", "railroad-canasta": "Railroad Ca
 
 
 def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
-         resume: bool, first_deal: int = 0, stages: list[str] | None = None) -> dict:
-    path = RESULTS / (f"strength-{game}-{tag}.json" if not first_deal
+         resume: bool, first_deal: int = 0, stages: list[str] | None = None,
+         always_from: bool = False) -> dict:
+    path = RESULTS / (f"strength-{game}-{tag}.json" if not first_deal and not always_from
                       else f"strength-{game}-{tag}-from{first_deal}.json")
     if resume and path.exists():
         data = json.loads(path.read_text())
@@ -67,6 +68,23 @@ def _run(game: str, bot: str, deals: int, seed: int, workers: int, tag: str,
     return data
 
 
+def _staged_run(game: str, args: argparse.Namespace) -> dict:
+    """The ``--stages`` tournament of ``game``, played in blocks of ``--stage-block`` deals:
+    each block is saved as it ends (``strength-GAME-normal-stages-fromK.json``), so a run
+    stopped part-way goes on with ``--resume`` from the first block not saved; the blocks are
+    then pooled.  The deals, their stages (deal ``d`` at stage ``d mod stages``) and the
+    result do not depend on the block size."""
+    stages = stage_names(game, GAMES[game])
+    blocks = []
+    for first in range(0, args.stage_deals, args.stage_block):
+        n = min(args.stage_block, args.stage_deals - first)
+        # a block's file is named by its first deal, the first block's too
+        blocks.append(_run(game, "ismcts", n, args.seed, args.workers, "normal-stages",
+                           args.resume, first_deal=first, stages=stages, always_from=True))
+        print(f"{game}: stages block from deal {first} ({n} deals) saved", flush=True)
+    return pool(blocks)
+
+
 def pool(blocks: list[dict]) -> dict:
     """Pool tournaments of consecutive deal blocks (same bots, seed and level) into one: the
     per-deal statistics are combined exactly from each block's count, mean and standard
@@ -80,17 +98,42 @@ def pool(blocks: list[dict]) -> dict:
                       "ci95": b["results"][0]["ci95"]} for b in blocks]
     for key in ("hands", "games", "actions", "errors", "seconds"):
         out[key] = sum(b[key] for b in blocks)
+    results = _pool_rows([b["results"] for b in blocks])
+    a, h = results
+    a["elo"] = 1500.0
+    h["elo"] = 1500.0 - elo_from_win_fraction(a["hands_won"] / a["hands"], a["hands"])
+    out["results"] = results
+    if blocks[0].get("stages"):
+        # a stage's rows pooled as the whole's; a block too short to hold a stage has no row
+        out["by_stage"] = {st: _pool_rows([b["by_stage"][st] for b in blocks
+                                           if b["by_stage"].get(st)])
+                           for st in blocks[0]["stages"]}
+    t = [b["timing"] for b in blocks]
+    out["timing"] = {k: {"decisions": sum(x[k]["decisions"] for x in t),
+                         # medians and 95th percentiles of equal-level blocks, weighted
+                         **{q: sum(x[k][q] * x[k]["decisions"] for x in t)
+                            / sum(x[k]["decisions"] for x in t)
+                            for q in ("median_s", "p95_s")}}
+                     for k in t[0]}
+    return out
+
+
+def _pool_rows(blocks: list[list[dict]]) -> list[dict]:
+    """Each bot's result rows of consecutive deal blocks pooled (module docstring of
+    :func:`pool`); a block's row of one deal adds its mean with no spread."""
     results = []
-    for i, first in enumerate(blocks[0]["results"]):
-        rows = [b["results"][i] for b in blocks]
+    for i, first in enumerate(blocks[0]):
+        rows = [b[i] for b in blocks]
         n = sum(r["deals"] for r in rows)
         total = sum(r["deals"] * r["mean_score_diff"] for r in rows)
         mean = total / n
         ss = 0.0
         for r in rows:
             k = r["deals"]
-            half = (r["ci95"][1] - r["ci95"][0]) / 2
-            sd = half / student_t_quantile(0.975, k - 1) * math.sqrt(k)
+            sd = 0.0
+            if k > 1:
+                half = (r["ci95"][1] - r["ci95"][0]) / 2
+                sd = half / student_t_quantile(0.975, k - 1) * math.sqrt(k)
             ss += (k - 1) * sd * sd + k * r["mean_score_diff"] ** 2
         var = (ss - n * mean * mean) / (n - 1)
         half = student_t_quantile(0.975, n - 1) * math.sqrt(max(var, 0.0) / n)
@@ -101,18 +144,7 @@ def pool(blocks: list[dict]) -> dict:
                    games=sum(r["games"] for r in rows),
                    games_won=sum(r["games_won"] for r in rows))
         results.append(row)
-    a, h = results
-    a["elo"] = 1500.0
-    h["elo"] = 1500.0 - elo_from_win_fraction(a["hands_won"] / a["hands"], a["hands"])
-    out["results"] = results
-    t = [b["timing"] for b in blocks]
-    out["timing"] = {k: {"decisions": sum(x[k]["decisions"] for x in t),
-                         # medians and 95th percentiles of equal-level blocks, weighted
-                         **{q: sum(x[k][q] * x[k]["decisions"] for x in t)
-                            / sum(x[k]["decisions"] for x in t)
-                            for q in ("median_s", "p95_s")}}
-                     for k in t[0]}
-    return out
+    return results
 
 
 def _bot(data: dict, prefix: str) -> dict:
@@ -363,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
                     "a game in turn (each Shanghai contract, each canasta minimum band)")
     ap.add_argument("--stage-deals", type=int, default=300,
                     help="paired deals of the --stages run per game (300)")
+    ap.add_argument("--stage-block", type=int, default=30,
+                    help="the --stages run is played and saved in blocks of this many deals "
+                    "(30), so that --resume goes on from the last block saved")
     ap.add_argument("--tournaments-only", action="store_true",
                     help="only play the normal-level tournaments (no latency runs, no report)")
     args = ap.parse_args(argv)
@@ -390,9 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     for g in games if not args.latency_only else []:
         path = RESULTS / f"strength-{g}-normal-stages.json"
         if args.stages:
-            by_stage[g] = _run(g, "ismcts", args.stage_deals, args.seed, args.workers,
-                               "normal-stages", args.resume,
-                               stages=stage_names(g, GAMES[g]))
+            by_stage[g] = _staged_run(g, args)
+            path.write_text(json.dumps(by_stage[g], indent=1) + "\n")
         elif path.exists():
             by_stage[g] = json.loads(path.read_text())
     if args.tournaments_only:
