@@ -519,7 +519,7 @@ def test_a_shanghai_discard_says_why_at_the_table():
     from meldhall.hints import game_reason
 
     bot, rng = heuristic_bot("shanghai-rummy"), random.Random(0)
-    said = 0
+    said = ties = 0
     for s, seat in _heuristic_play("shanghai-rummy", 4, range(6), 300):
         obs = s.observation(seat)
         a = bot.choose(obs, s.legal_actions(), rng)
@@ -535,10 +535,18 @@ def test_a_shanghai_discard_says_why_at_the_table():
                 dearest = all(card_points(k, obs.options) <= pts
                               for k, n in enumerate(_counts(obs.hand, v.n52)) if n)
                 assert ("SH-13.2" in reason) == dearest, reason
-                if dearest:
+                held = [k for k, n in enumerate(_counts(obs.hand, v.n52)) if n]
+                # "the dearest" only with no other kind held as dear (a tester held an ace,
+                # 20 points, beside a recommended 2: SH-13.2)
+                tied = any(card_points(k, obs.options) == pts for k in held if k != a.kind)
+                if dearest and tied:
+                    assert "no card you hold costs more" in reason, reason
+                    ties += 1
+                elif dearest:
                     assert "it is the dearest kind of card you hold" in reason, reason
                 said += 1
     assert said >= 10
+    assert ties >= 1  # the tie is met in these deals
 
 
 def test_a_footnote_under_a_better_looking_move_does_not_say_did_best():
@@ -778,3 +786,90 @@ def test_a_hint_measures_a_new_natural_meld():
     h = hint(s, seat, bot="ismcts:8", seed=1).to_json()
     shown = [h["action"], h["plan"]] + [a["action"] for a in h["alternatives"]]
     assert "meld K K K" in shown, shown
+
+
+def _canasta_position():
+    """Classic Canasta 4 players, seed 3, the heuristic playing: seat 0's meld phase with an
+    addition that makes its side's meld of 9s a canasta (add 9 9 2 2 -> 9, CC-6.6)."""
+    for s, seat in _heuristic_play("classic-canasta", 4, range(3, 4), 40):
+        if seat == 0 and s.phase == "meld" and "add 9 9 2 2 -> 9" in map(str, s.legal_actions()):
+            return s
+    pytest.fail("the position was not reached")
+
+
+def test_a_discard_against_meldings_says_it_melds_nothing_more_and_names_the_canasta():
+    """A tester read a discard listed against additions as if both could not be made in one
+    turn, and met "discard 8" recommended over the addition that made the side's first
+    canasta with no word of it: the hint says the discard means melding nothing more this
+    turn (``melds_nothing_more``), and the why names the canasta-making addition behind it
+    with its figure."""
+    from meldhall.hints import Hint, _canasta_clause
+
+    s = _canasta_position()
+    h = hint(s, 0, seed=1)
+    j = h.to_json()
+    if str(h.action).startswith("discard"):
+        assert h.melds_nothing_more and j["melds_nothing_more"] is True
+        assert "which makes a canasta" in h.why or "making the canasta now" in h.why, h.why
+    else:
+        assert not h.melds_nothing_more
+    # the rule by itself: a discard over a listed addition, and over discards only
+    add = next(a for a in s.legal_actions() if str(a) == "add 9 9 2 2 -> 9")
+    disc = next(a for a in s.legal_actions() if str(a).startswith("discard"))
+    assert Hint(0, disc, 1.0, 30, [(add, 0.0, 30)]).melds_nothing_more
+    assert not Hint(0, disc, 1.0, 30, [(disc, 0.0, 30)]).melds_nothing_more
+    why = "On 30 sampled deals, it did best of the 3 moves tried; the next, discard 4, did 5 ± 9 points worse."
+    assert _canasta_clause(why, disc, [(add, None, 30)], [(-199.0, 73.0)], [add], False) \
+        == why[:-1] + "; making the canasta now, add 9 9 2 2 -> 9, did 199 ± 73 points worse."
+    named = f"On 30 deals, it did best; the next, {add}, did 199 ± 73 points worse."
+    assert "the next, add 9 9 2 2 -> 9, which makes a canasta, did" in _canasta_clause(
+        named, disc, [(add, None, 30)], [(-199.0, 73.0)], [add], False)
+    # the recommendation makes the canasta itself: nothing to add
+    assert _canasta_clause(why, add, [(disc, None, 30)], [(-5.0, 9.0)], [add], False) == why
+
+
+def test_a_move_level_with_the_recommendation_is_not_said_twice():
+    """A tester read "the same result as the recommendation on every deal (30 deals) — came
+    out the same as discard 2♠ on every deal" (discard 2♠ the recommendation): beside a move
+    with the recommendation's result on every deal, the note gives only why."""
+    checked = 0
+    for seed in range(3, 13):
+        for s, seat in _heuristic_play("classic-canasta", 4, range(seed, seed + 1), 120):
+            if seat != 0 or s.phase != "meld" or len(s.legal_actions()) < 3:
+                continue
+            h = hint(s, 0, bot="ismcts:24", seed=1)
+            for (a, _v, _n), (adv, se), note in zip(h.alternatives, h.comparisons, h.notes):
+                if adv is not None and se is not None and round(adv) == 0 and round(se) == 0 \
+                        and "the same way" in note:
+                    assert f"came out the same as {h.action}" not in note, note
+                    assert "after either move" in note, note
+                    checked += 1
+            if checked >= 2:
+                return
+    assert checked, "no move came out level with the recommendation"
+
+
+def test_a_shorthand_melding_listed_names_its_first_step():
+    """A tester met "take A A" in a Railroad hint beside the move list's "stage A A +
+    upcard": an alternative that is a whole melding written as shorthand names the legal step
+    that begins it (``next`` in the JSON); a move legal by itself has none."""
+    from meldhall import new_game
+
+    seen = 0
+    for seed in range(30):
+        s = new_game("railroad-canasta", players=2, seed=seed)
+        legal = s.legal_actions()
+        if not any(str(a).startswith("stage") and "upcard" in str(a) for a in legal):
+            continue
+        h = hint(s, bot="ismcts:8", seed=1)
+        for alt in h.to_json()["alternatives"]:
+            if alt["action"] in map(str, legal):
+                assert alt["next"] is None, alt
+            else:
+                assert alt["next"] in map(str, legal), alt
+                if alt["action"].startswith("take"):
+                    assert alt["next"].startswith("stage") and "upcard" in alt["next"], alt
+                    seen += 1
+        if seen:
+            return
+    pytest.fail("no take listed as shorthand in 30 deals")

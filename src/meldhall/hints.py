@@ -88,6 +88,9 @@ class Hint:
             hint's own deals (``measured``); ``None`` otherwise.
         staged: the seat had melds staged when it asked (CC-6.9, RR-6.11, SH-8.1): going on
             with them is kept unless a move that withdraws them does better by the margin.
+        steps: per alternative (same order), the legal action that begins it where it is a
+            whole melding written as shorthand (``stage A A + upcard`` for ``take A A``),
+            else ``None`` (the move is itself legal now).
     """
 
     seat: int
@@ -110,6 +113,20 @@ class Hint:
     players: int = 0
     value_stderr: float | None = None
     staged: bool = False
+    steps: list[Action | None] = field(default_factory=list)
+
+    #: The first words of the moves that meld (or lay off) and leave the turn going on.
+    MELDING_HEADS = ("add", "meld", "stage", "layoff", "contract", "out")
+
+    @property
+    def melds_nothing_more(self) -> bool:
+        """The recommendation discards (ending the turn) while a listed move melds first: the
+        recommendation then means "meld nothing more this turn" (a tester read a discard
+        listed against an addition as if both could not be made in one turn)."""
+        if not str(self.action).startswith("discard"):
+            return False
+        return any(str(a).split(" ", 1)[0] in self.MELDING_HEADS
+                   for a, _v, _n in self.alternatives)
 
     @property
     def close_call(self) -> bool:
@@ -229,11 +246,14 @@ class Hint:
             "players": self.players,
             "footnote": self.footnote(),
             "close_call": self.close_call,
+            "melds_nothing_more": self.melds_nothing_more,
             "alternatives": [
                 {"action": str(a), "value": _whole(v), "samples": n,
-                 "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note}
-                for (a, v, n), c, note in zip(self.alternatives, self._padded_comparisons(),
-                                              notes)
+                 "versus_recommended": _whole(c[0]), "stderr": _whole(c[1]), "note": note,
+                 "next": None if step is None else str(step)}
+                for (a, v, n), c, note, step in zip(
+                    self.alternatives, self._padded_comparisons(), notes,
+                    list(self.steps) + [None] * (len(self.alternatives) - len(self.steps)))
             ],
         }
 
@@ -401,10 +421,16 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     # the rule that decided: the hint's own where it measured the moves together (the
     # search bot's gate did not decide then), else the search's
     rule = _hint_rule(measured, kept_staged, z) if measured else gate_rule(level)
+    if measured:
+        why = _canasta_clause(why, best.action, rest, comps,
+                              _canasta_adds(game, observation, legal), penalty)
+    # a melding listed as shorthand is begun by a legal step (a tester met "take A A" in a
+    # hint beside the move list's "stage A A + upcard")
+    steps = [None if a in legal else next_step(observation, a, legal) for a, _v, _n in rest]
     return Hint(seat, action, best.value, best.visits, rest, b.name, len(legal), comps,
                 plan, step, why, notes, rule, penalty, measured,
                 _partnership(game, observation), z,
-                observation.players, value_se, kept_staged)
+                observation.players, value_se, kept_staged, steps)
 
 
 def _hint_rule(deals: int, kept_staged: bool, gate_z: float) -> str:
@@ -548,7 +574,12 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
             # the hint's opening search" or "set it aside after 3 deals" as jargon, and as a
             # contradiction beside its figure on the hint's own deals
             note = ""
-        if twin != m.action:
+        if results[i] == results[rec]:
+            # the same result as the recommendation on every deal: the figure says so (a
+            # tester read it twice, "the same result … — came out the same as …"); only why
+            note = ((f"{note}; " if note else "") + "after either move the bots playing the "
+                    "deal on ended the hand the same way")
+        elif twin != m.action:
             # two moves that end the same way on every deal (the playout lays the rest of a
             # melding next): said, or the list reads as two measurements agreeing by chance
             note = ((f"{note}; " if note else "") + f"came out the same as {twin} on every deal"
@@ -618,6 +649,22 @@ def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> li
     natural cards alone (three or more of a rank).  Empty in Shanghai Rummy."""
     if game == "shanghai-rummy":
         return []
+    best: dict[int, Action] = {}
+    for a in _canasta_adds(game, observation, legal):
+        rank = a.rank  # type: ignore[attr-defined]  # an Add
+        held = best.get(rank)
+        if held is None or a.twos + a.jokers < held.twos + held.jokers:  # type: ignore[attr-defined]
+            best[rank] = a
+    out = list(best.values())[:2]
+    return out + _natural_meld(legal)
+
+
+def _canasta_adds(game: str, observation: Observation, legal: Sequence[Action]
+                  ) -> list[Action]:
+    """The additions of ``legal`` that make a side's meld a canasta (seven cards or more,
+    CC-6.6, RR-6.8); empty in Shanghai Rummy."""
+    if game == "shanghai-rummy":
+        return []
     p = observation.public
     side = p["side_of"][observation.seat]
     sizes: dict[int, int] = {}
@@ -627,21 +674,21 @@ def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> li
         n = m.naturals + m.twos + m.jokers
         if m.rank not in sizes or sizes[m.rank] >= 7 > n:  # the unfinished meld takes adds
             sizes[m.rank] = n
-    best: dict[int, Action] = {}
+    out: list[Action] = []
     for a in legal:
         rank = getattr(a, "rank", None)
         if str(a).split(" ", 1)[0] != "add" or rank is None or rank not in sizes:
             continue
         now, after = sizes[rank], sizes[rank] + a.size  # type: ignore[attr-defined]  # an Add
-        if not now < 7 <= after:
-            continue
-        wild = a.twos + a.jokers  # type: ignore[attr-defined]  # an Add
-        held = best.get(rank)
-        if held is None or wild < held.twos + held.jokers:  # type: ignore[attr-defined]
-            best[rank] = a
-    out = list(best.values())[:2]
-    # a new meld of three or more natural cards of one rank, the largest (a tester held
-    # A A A and asked why "meld A A A" was never among the moves compared)
+        if now < 7 <= after:
+            out.append(a)
+    return out
+
+
+def _natural_meld(legal: Sequence[Action]) -> list[Action]:
+    """The largest new meld of natural cards alone in ``legal`` (three or more of a rank), as a
+    one-item list; empty without one (a tester held A A A and asked why "meld A A A" was never
+    among the moves compared)."""
     melds = []
     for a in legal:
         specs = getattr(a, "melds", None)
@@ -650,9 +697,26 @@ def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> li
         sp = specs[0]
         if sp.wilds == 0 and sp.naturals >= 3:
             melds.append((sp.naturals, str(a), a))
-    if melds:
-        out.append(max(melds, key=lambda t: (t[0], t[1]))[2])
-    return out
+    return [max(melds, key=lambda t: (t[0], t[1]))[2]] if melds else []
+
+
+def _canasta_clause(why: str, action: Action, rest: Sequence[tuple[Action, Any, int]],
+                    comps: Sequence[tuple[float | None, float | None]],
+                    makers: Sequence[Action], penalty: bool) -> str:
+    """``why`` saying that a listed move which makes a canasta (CC-6.6, RR-6.8) did worse
+    than the recommendation, which makes none, with its figure: a tester met "discard 8"
+    recommended over the addition that made the side's first canasta with no word of it."""
+    if not makers or action in makers or not why.endswith("."):
+        return why
+    for (a, _v, _n), (adv, se) in zip(rest, comps):
+        if a not in makers or adv is None or se is None or round(adv) >= 0:
+            continue
+        named = f"the next, {a},"
+        if named in why:
+            return why.replace(named, f"the next, {a}, which makes a canasta,", 1)
+        return (f"{why[:-1]}; making the canasta now, {a}, did "
+                f"{_worded(adv, se, penalty)}.")
+    return why
 
 
 def game_reason(game: str, observation: Observation, action: Action) -> str:
@@ -819,7 +883,11 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
     # its cost only where it is a reason: the dearest card held; beside dearer ones its
     # points argue for discarding those instead (a tester read "it counts 5 penalty points"
     # next to a rejected 10-point jack as a reason against the hint)
+    # "the dearest" only where no other card held costs as much (a tester held an ace, 20
+    # points too, beside a recommended 2)
+    tied = any(card_points(k, opts) == pts for k in held if k != kind)
     cost = ("" if dearer else
+            f"; at {pts} penalty points no card you hold costs more (SH-13.2)" if tied else
             f"; at {pts} penalty points it is the dearest kind of card you hold (SH-13.2)")
     if not v.made:
         counts = list(v.counts)

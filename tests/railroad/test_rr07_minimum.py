@@ -128,3 +128,24 @@ def test_take_by_a_player_who_has_not_melded_is_always_an_initial_melding():
               kitties={1: 11}, pile_frozen=True)
     assert_illegal(s, "take 9 9", "RR-7.3")
     assert legal_texts(s) == {"draw"}
+
+
+def test_why_the_pile_cannot_be_taken_names_the_minimum():
+    """A tester held J J J with a J upcard at a 90 minimum and the table said only "the pile
+    cannot be taken now": ``why_no_take`` gives the refusal of the simplest take, with the
+    pair held, so the minimum count is named (RR-7.1, RR-7.3), from the observation alone;
+    ``None`` where a take is legal."""
+    s = build(hands={0: "J J J 5 6 9", 1: "4 4"}, scores=[7_200, 0], kitties={1: 11},
+              pile="9 JH", phase="draw")
+    assert [str(a) for a in s.legal_actions(0)] == ["draw"]
+    e = s.observation(0).why_no_take()
+    assert e is not None and e.rule_id in ("RR-7.1", "RR-7.3"), e
+    assert "90" in str(e), e
+    # another seat, or a seat that may take, hears nothing
+    assert s.observation(1).why_no_take() is None
+    s2 = build(hands={0: "A A 8 8 8 5 6", 1: "4 4"}, scores=[7_200, 0], kitties={1: 11},
+               pile="A A 9 A", phase="draw")
+    assert s2.observation(0).why_no_take() is None
+    # a black three on top: RR-8.2
+    s3 = build(hands={0: "J J J 5 6 9", 1: "4 4"}, kitties={1: 11}, pile="9 3S", phase="draw")
+    assert s3.observation(0).why_no_take().rule_id == "RR-8.2"

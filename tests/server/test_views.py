@@ -83,3 +83,29 @@ def test_the_public_view_does_not_change_while_a_player_stages():
         sh = sh.apply(sh.legal_actions()[0])
     stage = next(a for a in sh.legal_actions() if str(a).startswith("stage "))
     assert public_view(sh.apply(stage)) == public_view(sh)
+
+
+@pytest.mark.parametrize("game", ["classic-canasta", "railroad-canasta"])
+def test_a_draw_with_the_pile_out_of_reach_says_why(game):
+    """A seat whose only move is ``draw`` is told why the pile cannot be taken
+    (``take_refused``: a rule ID and a sentence, CC-8 / RR-8, CC-7 / RR-7), worked out from
+    its own observation: the same for two states that give the seat the same observation;
+    no such field while a take is legal or on another seat's view."""
+    seen = 0
+    for st in random_states(game, 5, 600, players=2):
+        seat = st.to_act[0] if st.to_act else None
+        if seat is None or st.phase != "draw":
+            continue
+        v = seat_view(st, seat)
+        other = seat_view(st, 1 - seat)
+        assert "take_refused" not in other
+        if v["legal"] != ["draw"]:
+            assert "take_refused" not in v
+            continue
+        refused = v["take_refused"]
+        assert re.fullmatch(r"(CC|RR)-\d+\.\d+", refused["rule"]) and refused["text"]
+        # another deal of the cards the seat cannot see: the same words
+        twin = st.observation(seat).sample_state(random.Random(9))
+        assert seat_view(twin, seat).get("take_refused") == refused
+        seen += 1
+    assert seen >= 3

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from meldhall.cards import Card
 from meldhall.cli.render import (
+    DRAW_ONLY,
     how_for,
     card_text,
     cards_text,
@@ -309,6 +310,7 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
         [sides, pile_text(obs, j, flags), stock_text(j)], title, log=j["log"], names=names,
         log_lines=log_lines, hands=_hand_rows(obs, names, hands, sort),
         status=_classic_status(j, names, obs.public.get("asker_partner", -1),
+                               obs,
                                hands is not None, legal))
 
 
@@ -316,7 +318,7 @@ def classic_table(obs: Any, names: Sequence[str] | None = None, *,
 _CC_HOW = {"draw": "'draw' or 'take …'", "meld": "'meld …', 'add …', then 'discard …'"}
 
 
-def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
+def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int, obs: Any,
                     face_up: bool = False, legal: Sequence[str] | None = None
                     ) -> Text | None:
     phase = j["phase"]
@@ -335,10 +337,22 @@ def _classic_status(j: dict[str, Any], names: Sequence[str] | None, asked: int,
     what = phase_text("classic-canasta", phase, mine, legal=legal) or phase
     how = how_for(what, _CC_HOW.get(phase, "")) if mine else ""
     t = to_act_text(j["turn"], names, what, mine=mine, how=how)
+    _why_no_take(t, what, obs)
     if j["asked"] and j["permission"] is not None:
         t.append(f"  — partner answered {'yes' if j['permission'] else 'no'} to "
                  "\"may I go out?\"", style="yellow")
     return t
+
+
+def _why_no_take(t: Text, what: str, obs: Any) -> None:
+    """Under a draw with the pile out of reach (:data:`DRAW_ONLY`), why, with its rule (a
+    tester held J J J with a J upcard and was not told of the minimum count)."""
+    if what != DRAW_ONLY or obs is None:
+        return
+    e = obs.why_no_take()
+    if e is not None:
+        t.append("\nThe pile: ", style="dim")
+        t.append_text(notation_text(f"{e.reason} ({e.rule_id}).", style="dim"))
 
 
 # --------------------------------------------------------------------------- Railroad Canasta
@@ -512,6 +526,7 @@ def _railroad_status(j: dict[str, Any], obs: Any, names: Sequence[str] | None,
     what = phase_text("railroad-canasta", phase, mine, legal=legal) or phase
     how = how_for(what, _RR_HOW[phase]) if mine else ""
     t = to_act_text(j["turn"], names, what, mine=mine, how=how)
+    _why_no_take(t, what, obs)
     if not face_up and 0 <= me < j["players"] and obs.options.go_out_requirement == "all_four":
         missing = missing_types(j["melds"][me])
         if missing:

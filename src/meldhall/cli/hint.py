@@ -71,6 +71,10 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                  and str(h.plan) != str(h.action))
     line = Text(f"Hint for {who}: ", style="bold")
     line.append_text(notation_text(str(h.plan if step_only else h.action), style="bold green"))
+    if h.melds_nothing_more:
+        # a discard listed against meldings ends the turn: said (a tester read them as moves
+        # that could not both be made in one turn)
+        line.append(" now, melding nothing more this turn", style="green")
     if h.close_call:
         line.append("  (a close call: the next move did about as well)", style="yellow")
     parts.append(line)
@@ -108,6 +112,8 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
     if h.alternatives:
         rec = pretty_notation(str(h.plan if h.plan is not None else h.action))
         notes = list(h.notes) + [""] * (len(h.alternatives) - len(h.notes))
+        steps = list(h.steps) + [None] * (len(h.alternatives) - len(h.steps))
+        first = {str(a): st for (a, _v, _n), st in zip(h.alternatives, steps)}
         rows = list(zip(h.alternatives, h._padded_comparisons(), notes))
         # moves measured on two or more shared deals first, those measured on more deals (the
         # last challenger, which the decision compared on every deal) before those dropped
@@ -127,9 +133,13 @@ def hint_view(h: Hint, who: str) -> list[RenderableType]:
                          "how far it got in the search", ratio=1)
         for (a, v, n), (adv, se), note in rows:
             versus = _versus(adv, se, v, n, h.penalty)
+            move = notation_text(str(a))
+            if first.get(str(a)) is not None:
+                # a melding written as shorthand: the move list's step that begins it
+                move.append(f"\n(first step: {pretty_notation(str(first[str(a)]))})",
+                            style="dim")
             cells: list[RenderableType] = [
-                notation_text(str(a)), Text(versus, style="dim" if versus == TOO_FEW else ""),
-                str(n)]
+                move, Text(versus, style="dim" if versus == TOO_FEW else ""), str(n)]
             if any(notes):
                 cells.append(notation_text(note, style="dim"))  # a move named in it: J♠, Jk
             t.add_row(*cells)

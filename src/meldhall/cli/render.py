@@ -69,9 +69,13 @@ def sort_cards(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (_KIND_POS.get(c.rank, 99), c.suit or 0, c.deck))
 
 
-def suit_sort(cards: Sequence[Card]) -> list[Card]:
-    """Cards by suit (♠ ♥ ♦ ♣), in display order of rank within a suit, jokers last."""
-    return sorted(cards, key=lambda c: (c.rank == 0, 9 if c.suit is None else c.suit,
+def suit_sort(cards: Sequence[Card], wild_twos: bool = True) -> list[Card]:
+    """Cards by suit (♠ ♥ ♦ ♣), in display order of rank within a suit, the wild cards last
+    in a group of their own (jokers and, with ``wild_twos``, the twos: a tester found a wild
+    2♦ at the head of the diamonds, among the naturals)."""
+    def wild(c: Card) -> bool:
+        return c.rank == 0 or (wild_twos and c.rank == 2)
+    return sorted(cards, key=lambda c: (wild(c), c.rank == 0, 9 if c.suit is None else c.suit,
                                         _KIND_POS.get(c.rank, 99), c.deck))
 
 
@@ -139,7 +143,10 @@ def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool =
     ordered = list(cards) if by_suit else sort_cards(cards)
 
     def key(c: Card):
-        return ("joker" if c.rank == 0 else c.suit) if by_suit else c.rank
+        if not by_suit:
+            return c.rank
+        # the wild cards in one group after the suits (suit_sort puts them there)
+        return "wild" if c.rank == 0 or (wild_twos and c.rank == 2) else c.suit
 
     for c in ordered:
         if groups and key(groups[-1][0]) == key(c):

@@ -68,11 +68,19 @@ def seat_view(state: State, seat: int, obs: dict[str, Any] | None = None) -> dic
         obs = state.observation(seat).to_json()
     obs = trim_log(dict(obs))
     legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_act else []
-    return {
+    view: dict[str, Any] = {
         "observation": obs,
         "legal": legal,
         "prompt": prompt_for(state, seat, obs) if legal else None,
     }
+    if legal == ["draw"] and state.phase == "draw":
+        # why the pile is out of reach, from the seat's observation alone (a tester held
+        # J J J with a J upcard and was told only "the pile cannot be taken now")
+        why = getattr(state.observation(seat), "why_no_take", None)
+        e = why() if why is not None else None
+        if e is not None:
+            view["take_refused"] = {"rule": e.rule_id, "text": e.reason}
+    return view
 
 
 def public_view(state: State, observations: list[dict[str, Any]] | None = None

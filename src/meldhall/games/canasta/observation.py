@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from meldhall.cards import Card, Pack
+from meldhall.errors import IllegalActionError
 from meldhall.game import Observation
 from meldhall.games.canasta.actions import MeldSpec, format_kind, rank_order
 from meldhall.games.canasta.engine import (
@@ -175,6 +176,38 @@ class CanastaObservation(Observation, Generic[_S]):
         """The public log, oldest first."""
         return [{"seat": e[0], "action": e[1], "note": e[2]}
                 for e in log_entries(self.public["log"])]
+
+    def why_no_take(self) -> IllegalActionError | None:
+        """Why this seat may not take the discard pile now, in the draw phase of its turn:
+        the refusal (rule ID and a sentence) of the simplest take — with a natural pair of the
+        upcard's rank where the hand holds one (so a hand of J J J below the minimum count is
+        told of the minimum, CC-7.1, RR-7.1), else the bare ``take`` — or ``None`` where a
+        take is legal, or it is not this seat's draw.  Checked on a state dealt from this
+        observation (:meth:`sample_state`, seeded 0): nothing hidden from the seat is read.
+        """
+        up = self.upcard()
+        if self.phase != "draw" or up is None or self.public["turn"] != self.seat:
+            return None
+        try:
+            st = self.sample_state(random.Random(0))
+        except Exception:  # a position no deal fits (hand-made): nothing to say
+            return None
+        if any(str(a) != "draw" for a in st.legal_actions(self.seat)):
+            return None  # a take (or a staged one) is legal
+        rank = up.rank
+        pair = None
+        if rank not in (0, 2, 3):  # a natural rank (wild cards and threes have no pair)
+            if sum(1 for c in self.hand_cards() if c.rank == rank) >= 2:
+                pair = f"take {format_kind(rank)} {format_kind(rank)}"
+        for text in ([pair] if pair else []) + ["take"]:
+            try:
+                st.apply_text(text, self.seat)
+            except IllegalActionError as e:
+                return e
+            except Exception:  # a notation the game reads otherwise: try the next
+                continue
+            return None
+        return None
 
     def going_out_needs(self) -> dict[str, str]:
         """What a side needs to go out, from the options: ``{"needs": "2 canastas", "rule":

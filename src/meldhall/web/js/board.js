@@ -104,7 +104,7 @@ export function phaseText(obs, mine, legal = null) {
 }
 
 /** Title line: game, hand, contract, whose turn. */
-export function headerInfo(obs, common, names, mySeat, seats, legal = null) {
+export function headerInfo(obs, common, names, mySeat, seats, legal = null, refused = null) {
   const parts = [GAME_TITLES[obs.game] || obs.game];
   if (isShanghai(obs)) {
     parts.push(`deal ${obs.deal}`);
@@ -126,8 +126,12 @@ export function headerInfo(obs, common, names, mySeat, seats, legal = null) {
     else if (toAct.includes(mySeat)) turn = "A bot is playing your move";
     else turn = `Waiting for ${who}` + (what ? ` ${what}` : "");
   }
+  // why the pile is out of reach (the seat's own view says: a tester held J J J with a J
+  // upcard and was not told of the minimum count)
+  const why = mine && refused && refused.text
+    ? h("span.turn-why", `The pile: ${prettyNotation(refused.text)} (`, ruleLink(refused.rule), ")") : null;
   return h("div.header-info", h("span.game-title", parts.join(" \u00b7 ")),
-           turn ? h("span.turn" + (mine ? ".mine" : ""), turn) : null);
+           turn ? h("span.turn" + (mine ? ".mine" : ""), turn) : null, why);
 }
 
 /** Scores (and minimum counts) per side; a side of one seat (every Shanghai seat, Railroad

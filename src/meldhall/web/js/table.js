@@ -299,7 +299,7 @@ function render() {
   const common = msg.common;
   const nm = names();
   const toAct = common.to_act;
-  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats, msg.view.legal));
+  $("header").replaceChildren(headerInfo(obs, common, nm, mySeat, msg.seats, msg.view.legal, msg.view.take_refused));
   // the seat's number (the invite links say it) and its player's name, as the lobby writes it
   const conn = $("conn");
   if (role === "seat" && nm[mySeat] && conn.textContent === `connected as seat ${mySeat}`) {
@@ -833,7 +833,10 @@ function hintPanel(legal) {
       h("code.hint-plan", ...notationNodes(d.plan)), h("span.dim", detail)),
       h("p.hint-best.hint-step", h("span", "Its next step: "), rec, why ? h("span.dim", why) : null));
   } else {
-    box.append(h("p.hint-best", h("strong", "Recommended: "), rec, h("span.dim", detail)));
+    // a discard listed against meldings ends the turn: said (a tester read them as moves
+    // that could not both be made in one turn)
+    const now = d.melds_nothing_more ? h("span.hint-now", " now, melding nothing more this turn;") : null;
+    box.append(h("p.hint-best", h("strong", "Recommended: "), rec, now, h("span.dim", detail)));
   }
   if (close) box.append(close);
   if (d.why) box.append(h("p.hint-why", h("strong", "Why: "), ...notationNodes(named(d.why))));
@@ -866,8 +869,12 @@ function hintPanel(legal) {
         : (points(alt.value) ? ` ${points(alt.value)} (${plural(alt.samples, "playout")})` : ""))
         + (alt.note ? ` \u2014 ${prettyNotation(named(alt.note))}` : "");
       const isMeld = /^(meld|take|out|contract) /.test(alt.action);
+      // a melding written as shorthand: the move list's step that begins it, as a button (a
+      // tester met "take A A" here beside the move list's "stage A A + upcard")
+      const first = melding && alt.next && legal.includes(alt.next)
+        ? h("span.hint-first", " (first step: ", actionButton(alt.next, ".small"), ")") : null;
       list.append(h("li", melding ? h("code.melding", { title: isMeld ? "a melding: stage its melds one at a time" : "withdraw the staged melds first" }, ...notationNodes(alt.action))
-        : actionButton(alt.action, ".small"), text ? h("span.dim", text) : null));
+        : actionButton(alt.action, ".small"), first, text ? h("span.dim", text) : null));
     }
     // this game's own rule (the hint's "gate"), never another game's
     // the hint's own footnote (this game's rule, never another game's; it speaks only of
