@@ -351,7 +351,7 @@ def _why_no_take(t: Text, what: str, obs: Any) -> None:
         return
     e = obs.why_no_take()
     if e is not None:
-        t.append("\nThe pile: ", style="dim")
+        t.append("\nWhy: ", style="dim")
         t.append_text(notation_text(f"{e.reason} ({e.rule_id}).", style="dim"))
 
 

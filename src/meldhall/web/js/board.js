@@ -129,7 +129,7 @@ export function headerInfo(obs, common, names, mySeat, seats, legal = null, refu
   // why the pile is out of reach (the seat's own view says: a tester held J J J with a J
   // upcard and was not told of the minimum count)
   const why = mine && refused && refused.text
-    ? h("span.turn-why", `The pile: ${prettyNotation(refused.text)} (`, ruleLink(refused.rule), ")") : null;
+    ? h("span.turn-why", `Why: ${prettyNotation(refused.text)} (`, ruleLink(refused.rule), ")") : null;
   return h("div.header-info", h("span.game-title", parts.join(" \u00b7 ")),
            turn ? h("span.turn" + (mine ? ".mine" : ""), turn) : null, why);
 }

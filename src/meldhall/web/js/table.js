@@ -835,7 +835,7 @@ function hintPanel(legal) {
   } else {
     // a discard listed against meldings ends the turn: said (a tester read them as moves
     // that could not both be made in one turn)
-    const now = d.melds_nothing_more ? h("span.hint-now", " now, melding nothing more this turn;") : null;
+    const now = d.melds_nothing_more ? h("span.hint-now", "now, melding nothing more this turn") : null;
     box.append(h("p.hint-best", h("strong", "Recommended: "), rec, now, h("span.dim", detail)));
   }
   if (close) box.append(close);
