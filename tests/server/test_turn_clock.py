@@ -20,8 +20,9 @@ from meldhall import new_game
 from .conftest import Server, SeatSocket
 
 HERE = Path(__file__).resolve().parent
-EXTRA = ("--min-clock", "1", "--bot-time-budget", "0.5",
+EXTRA = ("--min-clock", "1", "--bot-time-budget", "0.5", "--hand-end-wait", str(4.0),
          "--bots-from", str(HERE / "misbehaving_bots.py"))
+HAND_END_WAIT = 4.0
 # a deck index (7H/1) or a refused move's words in a notice would show a hidden card
 CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AKQJ])[SHDC]/\d+\b")
 
@@ -346,3 +347,83 @@ def test_a_restart_during_a_takeover_loses_nothing(make_server, database_url):
     srv2.view(b["table"], b["seats"][0]["token"])
     wait_for("Bob's next takeover", lambda: summary(srv2, b)["seats"][0]["takeover"],
              timeout=60)
+
+
+# ------------------------------------------------------------------ the hand's end
+def _two_people_at_a_hand_end(srv: Server) -> tuple[dict, list[str], int]:
+    """A Classic 2-player table of two people, played by the heuristic (moves sent over HTTP)
+    to the end of its first hand: ``(table, tokens, the next dealer's seat)``."""
+    import random
+
+    from meldhall.bots.heuristic import heuristic_bot
+
+    seed = 5
+    t = srv.create("classic-canasta", seats=[{"kind": "human", "name": "Ann"},
+                                             {"kind": "human", "name": "Bob"}],
+                   seed=seed, bot_pause=0.05)
+    tokens = [s["token"] for s in t["seats"]]
+    st, bot, rng = new_game("classic-canasta", players=2, seed=seed), \
+        heuristic_bot("classic-canasta"), random.Random(seed)
+    while st.phase != "hand_end":
+        seat = st.to_act[0]
+        text = str(bot.choose(st.observation(seat), st.legal_actions(seat), rng))
+        version = srv.view(t["table"], tokens[seat])["view"]["version"]
+        r = srv.act(t["table"], tokens[seat], text, version)
+        assert r.status_code == 200, (text, r.text)
+        st = st.apply_text(text, seat)
+    return t, tokens, st.to_act[0]
+
+
+def test_a_bot_deals_the_next_hand_only_once_the_people_have_read_the_score(clock_server):
+    """A tester found the bots playing the next hand under the score it was reading: at a
+    hand's end whose next deal is a bot's, the bot waits for every person connected to close
+    the score (``ready``), and deals at once after; a person who never does is waited for
+    ``--hand-end-wait`` seconds at most (so no table stalls)."""
+    srv = clock_server
+    t, tokens, dealer = _two_people_at_a_hand_end(srv)
+    reader = 1 - dealer
+    ws = SeatSocket(srv, t["table"], tokens[reader])
+    at_end = ws.state()
+    assert at_end["common"]["phase"] == "hand_end"
+    # the next dealer's seat goes to a bot: it waits for the reader
+    r = srv.request("POST", f"/api/tables/{t['table']}/seats/{dealer}", t["creator_token"],
+                    json={"kind": "bot", "bot": "heuristic"})
+    assert r.status_code == 200, r.text
+    time.sleep(1.5)   # many times the bot's pause (0.05 s, four times at a hand's end)
+    assert common(srv, t)["phase"] == "hand_end"
+    # a stale version is not a reading of this score
+    ws.send({"type": "ready", "version": at_end["common"]["version"] - 1})
+    time.sleep(0.5)
+    assert common(srv, t)["phase"] == "hand_end"
+    began = time.monotonic()
+    ws.send({"type": "ready", "version": at_end["common"]["version"]})
+    wait_for("the next deal", lambda: common(srv, t)["phase"] != "hand_end", timeout=10,
+             step=0.02)
+    assert time.monotonic() - began < 2.0
+    ws.close()
+
+
+def test_the_next_deal_waits_for_a_reader_no_longer_than_the_hand_end_wait(clock_server):
+    """A person who never closes the score holds the next deal ``--hand-end-wait`` seconds
+    (4 here) from the hand's end, then the bot deals."""
+    srv = clock_server
+    t, tokens, dealer = _two_people_at_a_hand_end(srv)
+    ws = SeatSocket(srv, t["table"], tokens[1 - dealer])
+    ws.state()
+    began = time.monotonic()
+    r = srv.request("POST", f"/api/tables/{t['table']}/seats/{dealer}", t["creator_token"],
+                    json={"kind": "bot", "bot": "heuristic"})
+    assert r.status_code == 200, r.text
+    wait_for("the next deal", lambda: common(srv, t)["phase"] != "hand_end", timeout=20,
+             step=0.05)
+    # counted from the hand's end, which was before the seat was handed over
+    assert time.monotonic() - began <= HAND_END_WAIT + 1.5
+    ws.close()
+    # with nobody connected the bot deals after its pause: nobody is reading
+    t2, tokens2, dealer2 = _two_people_at_a_hand_end(srv)
+    began = time.monotonic()
+    srv.request("POST", f"/api/tables/{t2['table']}/seats/{dealer2}", t2["creator_token"],
+                json={"kind": "bot", "bot": "heuristic"})
+    wait_for("the next deal", lambda: common(srv, t2)["phase"] != "hand_end", timeout=10,
+             step=0.02)
+    assert time.monotonic() - began < 2.0

@@ -33,6 +33,9 @@ def serve(
     bot_time_budget: Annotated[float | None, typer.Option(
         help="Seconds a bot's decision may take before the heuristic's move is played "
              "instead (default 30).")] = None,
+    hand_end_wait: Annotated[float | None, typer.Option(
+        help="At a hand's end whose next deal is a bot's, seconds the bot waits for the "
+             "people at the table to close the score (default 60; 0: no wait).")] = None,
     bots_from: Annotated[list[str] | None, typer.Option(
         help="Add the bots of a module or Python file (its BOTS table: name -> factory(game)) "
              "to this server: to try one's own bot in the browser. Repeatable.")] = None,
@@ -55,6 +58,7 @@ def serve(
                                      allow_seeds=allow_seeds or None,
                                      disconnect_timeout=disconnect_timeout,
                                      min_clock=min_clock, bot_time_budget=bot_time_budget,
+                                     hand_end_wait=hand_end_wait,
                                      bots_from=tuple(bots_from) if bots_from else None)
     except ValueError as exc:            # a timing option that is not a positive number
         typer.echo(f"meldhall serve: {exc}", err=True)

@@ -559,6 +559,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await locked_send({"type": "pong", "id": msg.id})
                 elif msg.type == "refresh":
                     conn.wake.set()
+                elif msg.type == "ready":
+                    if conn.seat is not None:
+                        manager.ready(t, conn.seat, msg.version)
                 elif msg.type == "hello":
                     await locked_send({"type": "error", "code": "malformed",
                                        "message": "already identified on this connection"})

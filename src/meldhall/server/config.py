@@ -58,6 +58,10 @@ class Settings:
         bot_time_budget: seconds (wall time, from the request to the answer) a bot's
             decision may take; past it the watchdog plays the heuristic's move instead
             (``MELDHALL_BOT_TIME_BUDGET``).
+        hand_end_wait: at the end of a hand whose next deal is a bot's, seconds the bot waits
+            for every person at the table (a connected seat) to close the hand's score before
+            dealing; 0: it deals after its pause (``MELDHALL_HAND_END_WAIT``).  A tester found
+            the bots playing the next hand under the score it was reading.
         bots_from: modules (``package.module``) or Python files (``path/bots.py``) whose
             ``BOTS`` table adds bots to this server (developers trying their own bot, the
             server tests' misbehaving bots); see :func:`meldhall.server.workers.load_bots`.
@@ -73,12 +77,15 @@ class Settings:
     disconnect_timeout: float = 60.0
     min_clock: float = 10.0
     bot_time_budget: float = 30.0
+    hand_end_wait: float = 60.0
     bots_from: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("disconnect_timeout", "min_clock", "bot_time_budget"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number of seconds")
+        if self.hand_end_wait < 0:
+            raise ValueError("hand_end_wait must be 0 or a positive number of seconds")
 
     def resolved_database_url(self) -> str:
         """The database URL to use, after the environment and the default."""
@@ -96,7 +103,7 @@ class Settings:
             values["allow_seeds"] = env["MELDHALL_ALLOW_SEEDS"].lower() in ("1", "true", "yes")
         if env.get("MELDHALL_BOT_WORKERS"):
             values["bot_workers"] = int(env["MELDHALL_BOT_WORKERS"])
-        for name in ("disconnect_timeout", "min_clock", "bot_time_budget"):
+        for name in ("disconnect_timeout", "min_clock", "bot_time_budget", "hand_end_wait"):
             if env.get("MELDHALL_" + name.upper()):
                 values[name] = float(env["MELDHALL_" + name.upper()])
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -101,7 +101,15 @@ class RefreshMsg(_Strict):
     type: Literal["refresh"]
 
 
-ClientMessage = Annotated[HelloMsg | ActionMsg | PingMsg | RefreshMsg,
+class ReadyMsg(_Strict):
+    """The seat's player has read the hand's score (closed it) at ``version``: a bot waiting
+    to deal the next hand may deal (``hand_end_wait``)."""
+
+    type: Literal["ready"]
+    version: int = Field(ge=0)
+
+
+ClientMessage = Annotated[HelloMsg | ActionMsg | PingMsg | RefreshMsg | ReadyMsg,
                           Field(discriminator="type")]
 client_message: TypeAdapter = TypeAdapter(ClientMessage)
 
@@ -111,11 +119,11 @@ def describe_validation_error(exc: ValidationError | RequestValidationError) -> 
     parts = []
     for err in exc.errors()[:3]:
         loc_parts = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
-        if loc_parts and loc_parts[0] in ("hello", "action", "ping", "refresh"):
+        if loc_parts and loc_parts[0] in ("hello", "action", "ping", "refresh", "ready"):
             loc_parts = loc_parts[1:]          # the union's tag, not a field
         loc = ".".join(loc_parts)
         msg = err.get("msg", "invalid")
         if err.get("type") == "union_tag_invalid" or err.get("type") == "union_tag_not_found":
-            msg = "'type' must be one of hello, action, ping, refresh"
+            msg = "'type' must be one of hello, action, ping, refresh, ready"
         parts.append(f"{loc}: {msg}" if loc else msg)
     return "; ".join(parts)

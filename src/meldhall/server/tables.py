@@ -164,6 +164,10 @@ class Connection:
     closed: bool = False
 
 
+#: The phases between a hand's score and the next deal.
+END_PHASES = ("hand_end", "deal_end")
+
+
 class LiveTable:
     """A table in memory: its stored description, its current state and who is watching."""
 
@@ -194,6 +198,9 @@ class LiveTable:
         self.thinking: int | None = None      # the seat whose search bot is thinking
         self.hinting: set[int] = set()        # seats whose hint is being computed
         self.hints: dict[int, tuple[int, dict[str, Any]]] = {}   # seat -> (version, hint)
+        # seats whose player closed the score of the hand just over (the bot dealing the
+        # next hand waits for them: Settings.hand_end_wait)
+        self.ready: set[int] = set()
         self.options_json = self.initial.options.to_json()
         for seat, text in row.actions:
             action = self.state.parse_action(text)
@@ -226,6 +233,7 @@ class LiveTable:
         before = self.state.outcome
         self.state = new
         self.version += 1
+        self.ready.clear()  # who has read a hand's score: of the state it was read in
         if private:
             self.private_seat = seat
             return
@@ -838,6 +846,29 @@ class TableManager:
             t.away_since.setdefault(conn.seat, time.time())
         t.notify(everyone=True)
         self._arm(t)
+        if not self.closing:
+            self.kick(t)  # a bot waiting for this seat to read the score need not wait
+
+    def ready(self, t: LiveTable, seat: int, version: int) -> None:
+        """``seat``'s player closed the score of the hand just over (at ``version``): a bot
+        waiting to deal the next hand for it deals once every connected person has."""
+        # the version the seat's page knows: the full one for the seat to act, else the
+        # public one (at a hand's end both name the same state)
+        if version in (t.version, t.public_version) and t.state.phase in END_PHASES:
+            t.ready.add(seat)
+            self.kick(t)
+
+    def hand_end_wait(self, t: LiveTable) -> float:
+        """Seconds a bot dealing the next hand still waits for the table's people to close
+        the hand's score (:attr:`Settings.hand_end_wait` from the hand's end; 0 when every
+        connected person has, or nobody is connected)."""
+        if t.state.phase not in END_PHASES or self.settings.hand_end_wait <= 0:
+            return 0.0
+        reading = {c.seat for c in t.connections
+                   if c.seat is not None and not c.closed and t.seats[c.seat].kind == "human"}
+        if not reading - t.ready:
+            return 0.0
+        return max(0.0, t.decision_since + self.settings.hand_end_wait - time.time())
 
     @staticmethod
     def _restart_clock(t: LiveTable, seat: int) -> None:
@@ -973,9 +1004,15 @@ class TableManager:
             if not seats:
                 return
             seat = seats[0]
+            wait = self.hand_end_wait(t)
+            if wait > 0:
+                # the next deal waits for the people reading the score (ready() or their
+                # leaving wakes it sooner)
+                asyncio.get_running_loop().call_later(wait + 0.01, self.kick, t)
+                return
             pause = t.row.bot_pause
             if pause > 0:
-                if state.phase in ("hand_end", "deal_end"):
+                if state.phase in END_PHASES:
                     pause *= 4          # time to read the score
                 await asyncio.sleep(pause)
                 if t.version != version or t.seats[seat].kind != "bot":

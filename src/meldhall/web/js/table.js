@@ -465,6 +465,11 @@ function renderHandOver() {
   const nm = names();
   const close = h("button", { type: "button", id: "hand-over-close" }, "Close");
   close.addEventListener("click", () => {
+    // the hand's score read: a bot about to deal the next hand waits for it (the server's
+    // hand_end_wait; a tester found the bots playing on under the score)
+    if (role === "seat" && msg && END_PHASES.includes(msg.common.phase) && ws && ws.readyState === 1) {
+      ws.send(JSON.stringify({ type: "ready", version: tableVersion(msg) }));
+    }
     handOver = null;
     renderHandOver();
     restoreFocus({ card: null, action: null, inActions: true }, true);
@@ -487,6 +492,12 @@ function renderHandOver() {
   }
   box.classList.remove("folded");
   const parts = [h("div.hand-over-head", h("h2", handTitle(oc, live, nm, mySeat)), close)];
+  const toAct = msg.common.to_act || [];
+  if (role === "seat" && END_PHASES.includes(msg.common.phase) && !toAct.includes(mySeat)
+      && toAct.some((s) => msg.seats && msg.seats[s] && msg.seats[s].kind === "bot")) {
+    const unit = live.game === "shanghai-rummy" ? "deal" : "hand";
+    parts.push(h("p.dim.hand-over-wait", `The next ${unit} is dealt when you close this, or after a minute.`));
+  }
   const bd = breakdown(oc, live, nm, mySeat);
   bd.querySelector("h4").remove();     // the panel's title says it
   parts.push(h("h3", "Score"), bd);
