@@ -24,6 +24,15 @@ def test_turn_ends_with_a_discard():
     assert s.upcard.rank == 5
 
 
+def test_go_out_typed_says_how_to_go_out():
+    """CC-5.2, CC-10.2: ``go out`` (Railroad Canasta's word, RR-11.7) is refused with how a
+    Classic Canasta player goes out (a tester met "go out is not a Classic Canasta action"
+    alone)."""
+    s = play(build(hands={0: "K 5 6"}, stock="8", phase="draw"), "draw")
+    e = assert_illegal(s, "go out", "CC-5.2")
+    assert "CC-10.2" in str(e) and "discarding it" in str(e)
+
+
 def test_one_card_draw_four_players():
     """CC-5.3: with four players a stock draw takes one card."""
     s = build(hands={0: "K 5 6"}, stock="8 9", phase="draw")

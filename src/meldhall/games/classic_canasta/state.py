@@ -436,6 +436,12 @@ class ClassicCanastaState(CanastaState):
         if type(action) is Ask:
             self._plan_ask(action)
             return None
+        if str(action) == "go out":
+            # Railroad Canasta's word (RR-11.7): a player who types it here is told how
+            raise IllegalActionError(
+                "CC-5.2", "go out is not a Classic Canasta action: you go out by melding all "
+                "your cards but one and discarding it, or by melding them all (CC-10.2), once "
+                "your side has the canastas it needs (CC-10.1)")
         raise IllegalActionError("CC-5.2", f"{action} is not a Classic Canasta action")
 
     # -- the pile ----------------------------------------------------------------------------
