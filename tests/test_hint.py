@@ -873,3 +873,64 @@ def test_a_shorthand_melding_listed_names_its_first_step():
         if seen:
             return
     pytest.fail("no take listed as shorthand in 30 deals")
+
+
+def test_joker_suit_twins_take_no_place_among_the_alternatives():
+    """A tester found ``contract 7♥ 7♣ 7♣, A♠ A♣ Jk=A♠`` listed beside the recommended ``…
+    Jk=A♣``: moves that differ only in the suit a set's joker stands for (SH-9.4) are listed
+    once."""
+    from meldhall.bots.ismcts import ActionValue
+    from meldhall.hints import _distinct
+
+    def av(text):
+        return ActionValue(text, 4, 0.0, False)
+
+    best = av("contract 7H 7C 7C, AS AC JK=AC")
+    rest = [av("contract 7H 7C 7C, AS AC JK=AS"), av("discard 9S"), av("discard 9S"),
+            av("contract 7H 7C 7C, AS AC JK=AD"), av("stage 5S 6S JK=7S 8S")]
+    assert [a.action for a in _distinct(rest, best)] == ["discard 9S", "stage 5S 6S JK=7S 8S"]
+
+
+def test_a_shanghai_take_of_a_card_that_fits_nothing_says_so_as_a_reason_against():
+    """A tester read "Why: The upcard 4♥ fits no meld on the table" beside a recommended take:
+    the reason is said as one against the move, with what speaks for it, and the figures follow
+    "even so" (SH-9.3, SH-10.2)."""
+    from meldhall.hints import _with_reason, game_reason
+
+    for s, seat in _heuristic_play("shanghai-rummy", 4, range(10), 400):
+        obs = s.observation(seat)
+        if s.phase != "upcard" or not getattr(obs, "public", None):
+            continue
+        take = next((a for a in s.legal_actions() if str(a) == "take"), None)
+        reason = game_reason("shanghai-rummy", obs, take) if take is not None else ""
+        if "fits no meld" in reason:
+            assert ", though " in reason, reason
+            why = _with_reason("On 30 sampled deals, it did best.", reason)
+            assert "; even so, on 30 sampled deals" in why, why
+            return
+    pytest.fail("no take of a card fitting no table meld in 10 deals")
+
+
+def test_a_new_meld_of_a_side_that_has_melded_says_what_it_does():
+    """A tester met a Railroad why of figures only for ``meld 9 9 9``: a new meld of a side that
+    has melded says that its cards count for the side on the table rather than against it in
+    hand (CC-12.1, CC-12.6; RR-13.1, RR-13.5)."""
+    from meldhall.hints import game_reason
+
+    for game, rules in (("classic-canasta", "CC-12.1, CC-12.6"),
+                        ("railroad-canasta", "RR-13.1, RR-13.5")):
+        for s, seat in _heuristic_play(game, 2, range(20), 400):
+            obs = s.observation(seat)
+            side = obs.public["side_of"][seat]
+            if not [m for m in obs.public["melds"][side] if m is not None]:
+                continue
+            meld = next((a for a in s.legal_actions() if str(a).startswith("meld ")), None)
+            if meld is None:
+                continue
+            reason = game_reason(game, obs, meld)
+            if "leaves you one card" in reason:
+                continue  # going out next is said instead
+            assert rules in reason and "on the table" in reason, (str(meld), reason)
+            break
+        else:
+            pytest.fail(f"no new meld of a melded side in {game}")

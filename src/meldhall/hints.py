@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -357,7 +358,8 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
     # staged (same seed, same figures), so following it step by step never flips it
     best = ranked[0]
     penalty = not _high_score_wins(game)
-    others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
+    others = sorted(_distinct(ranked[1:], ranked[0]), key=_sort_key,
+                    reverse=True)[:alternatives]
     why = _why(ranked, level, penalty)
     measured = 0
     value_se = None
@@ -388,7 +390,8 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
         if going_on is not None:
             ranked = [going_on] + [av for av in ranked if av is not going_on]
             best = going_on
-            others = sorted(ranked[1:], key=_sort_key, reverse=True)[:alternatives]
+            others = sorted(_distinct(ranked[1:], ranked[0]), key=_sort_key,
+                    reverse=True)[:alternatives]
         notes = [_note(av, ranked, level) for av in others]
     else:
         notes = [_note(av, ranked, level) for av in others]
@@ -431,6 +434,24 @@ def hint_for_observation(game: str, observation: Observation, legal_actions: Seq
                 plan, step, why, notes, rule, penalty, measured,
                 _partnership(game, observation), z,
                 observation.players, value_se, kept_staged, steps)
+
+
+#: A joker standing for a card (``JK=AC``, SH-9.4): its suit apart.
+_JOKER_AS = re.compile(r"\bJK=(10|[2-9AKQJ])[SHDC]\b")
+
+
+def _distinct(avs: Sequence[Any], best: Any) -> list[Any]:
+    """``avs`` without the moves that differ from ``best`` or from an earlier one only in the
+    suit a joker of a set stands for (SH-9.4): a tester found ``… A♠ A♣ Jk=A♠`` listed beside
+    the recommended ``… A♠ A♣ Jk=A♣``, taking one of the few places of the comparison."""
+    seen = {_JOKER_AS.sub(r"JK=\1", str(best.action))}
+    out = []
+    for av in avs:
+        key = _JOKER_AS.sub(r"JK=\1", str(av.action))
+        if key not in seen:
+            seen.add(key)
+            out.append(av)
+    return out
 
 
 def _hint_rule(deals: int, kept_staged: bool, gate_z: float) -> str:
@@ -779,6 +800,13 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
         rule = "CC-7.1" if game == "classic-canasta" else "RR-7.1"
         return (f"it melds {cards} cards for a count of {count}, the first melding needing "
                 f"{need} ({rule})") if need is not None else ""
+    if head == "meld" and specs:
+        # a new meld of a side that has melded: its cards count for the side on the table and
+        # against it in hand (a tester met a why of figures only)
+        cards = sum(m.naturals + m.twos + m.jokers for m in specs)
+        rules = "CC-12.1, CC-12.6" if game == "classic-canasta" else "RR-13.1, RR-13.5"
+        return (f"it puts {cards} cards from your hand on the table, where they count for you "
+                f"instead of against you when the hand ends ({rules})")
     if head == "add" and hasattr(action, "rank"):
         # how far the meld gets towards a canasta of seven (CC-6.6, RR-6.8)
         mine = next((m for m in p["melds"][side] if m is not None and m.rank == action.rank
@@ -919,8 +947,14 @@ def _shanghai_upcard_reason(observation: Observation, take: bool) -> str:
     card = kind_name(k)
     if v.made:
         fits = v.table_fit().fits(k)
-        return (f"the upcard {card} fits a meld on the table, to lay off (SH-9.3)" if fits
-                else f"the upcard {card} fits no meld on the table") if take or not fits else ""
+        if fits:
+            return f"the upcard {card} fits a meld on the table, to lay off (SH-9.3)" if take \
+                else ""
+        # a take of a card that fits nothing: said as the reason against it that it is, with
+        # what speaks for it (a tester read "fits no meld" as the why of a take)
+        return (f"the upcard {card} fits no meld on the table, though a card drawn from the "
+                "stock may fit none either" if take else
+                f"the upcard {card} fits no meld on the table")
     helps = ShanghaiHeuristicBot()._gain(v, k) >= 1
     if take:
         return f"the upcard {card} brings your contract closer" if helps else ""

@@ -627,7 +627,9 @@ function whyText(a, obs) {
       const j = /JK=(\S+)/.exec(a);
       if (!j) return "stage it for the contract";
       const card = prettyNotation(j[1]);
-      return `stage it for the contract, the joker as ${card}: only a ${card} can take its place later (SH-9.4)`;
+      // "an A♠", "an 8♦" (a tester read "a A♠")
+      const article = /^(A|8)/.test(card) ? "an" : "a";
+      return `stage it for the contract, the joker as ${card}: only ${article} ${card} can take its place later (SH-9.4)`;
     }
     case "meld": return "lay it down as a new meld";
     case "add": return `add to your ${target} meld`;
