@@ -838,3 +838,33 @@ def test_a_hint_whose_action_is_a_step_names_the_move_first():
     assert (f"Its next step: '{pn(str(withdraw))}' (what you have staged is not part of "
             "it).") in text, text
     assert "This is the next step of" not in text
+
+
+def test_hint_table_says_the_pile_cannot_be_taken_as_play_does(tmp_path):
+    """A tester read "Your move: Draw or take the pile" above a hint that draw was the only
+    legal move: ``meldhall hint`` draws the table with the seat's legal moves, so its status
+    line says "Draw (the pile cannot be taken now)" and why, as ``meldhall play`` does."""
+    import random
+
+    from meldhall import new_game
+    from meldhall.bots.heuristic import heuristic_bot
+    from meldhall.record import dump_position
+
+    bot = heuristic_bot("classic-canasta")
+    for seed in range(10):
+        s, rng = new_game("classic-canasta", players=2, seed=seed), random.Random(seed)
+        for _ in range(200):
+            if s.outcome is not None:
+                break
+            seat = s.to_act[0]
+            if s.phase == "draw" and [str(a) for a in s.legal_actions(seat)] == ["draw"]:
+                path = tmp_path / "pos.json"
+                path.write_text(json.dumps(dump_position(s)))
+                r = run("hint", str(path))
+                assert r.exit_code == 0, r.output
+                flat = " ".join(r.output.split())
+                assert "Draw (the pile cannot be taken now)" in flat, r.output
+                assert "Draw or take the pile" not in flat and "Why: " in flat, r.output
+                return
+            s = s.apply(bot.choose(s.observation(seat), s.legal_actions(seat), rng), seat)
+    pytest.fail("no draw-only position in 10 games")

@@ -80,7 +80,11 @@ def test_cli_hint_table_output_and_record_files(tmp_path):
     # the seat's own view, drawn as 'meldhall play' draws it, and only its own hand
     assert "Your hand (" in r.stdout and "Hand of" not in r.stdout
     # what the seat may do, never a phase name ("turn: seat 0 (meld)")
-    assert re.search(r"Your move: (Draw or take the pile|Meld or discard)", r.stdout)
+    # (with the seat's legal moves, as 'meldhall play' says it: "Draw (the pile cannot be
+    # taken now)" where only a draw is legal, "Discard" where only discards are, "Stage
+    # more, …" with melds staged)
+    assert re.search(r"Your move: (Draw or take the pile|Draw \(the pile cannot be taken "
+                     r"now\)|Meld or discard|Discard|Stage more)", r.stdout), r.stdout
     assert "turn: seat" not in r.stdout and "(meld)" not in r.stdout
     record = Record.from_state(state, initial_dealer=new_game(
         "classic-canasta", players=4, seed=5).dealer)
@@ -934,3 +938,53 @@ def test_a_new_meld_of_a_side_that_has_melded_says_what_it_does():
             break
         else:
             pytest.fail(f"no new meld of a melded side in {game}")
+
+
+def test_shanghai_buy_and_pass_say_what_the_card_does_for_the_contract():
+    """A tester met a pass recommended on a card that completed contract 1 with only the buy's
+    cost said, and a buy explained by its cost alone: both say what the card does for the
+    contract (SH-8, SH-10.4); a pass then says it "though"."""
+    from meldhall.hints import _shanghai_contract_gain, game_reason
+
+    said = 0
+    for s, seat in _heuristic_play("shanghai-rummy", 4, range(12), 300):
+        if s.phase != "buy":
+            continue
+        obs = s.observation(seat)
+        toward = _shanghai_contract_gain(obs)
+        legal = {str(a): a for a in s.legal_actions(seat)}
+        if not toward or "buy" not in legal or "pass" not in legal:
+            continue
+        assert "would complete your contract" in toward or "closer" in toward, toward
+        buy = game_reason("shanghai-rummy", obs, legal["buy"])
+        pas = game_reason("shanghai-rummy", obs, legal["pass"])
+        assert buy.startswith("buying ") and toward in buy and "SH-10.4" in buy, buy
+        assert pas.endswith(f", though buying {toward}") and "SH-10.4" in pas, pas
+        said += 1
+    assert said >= 2
+
+
+def test_a_shanghai_discard_from_a_hand_holding_its_contract_says_so():
+    """A tester read "without 9♠ your hand is as near the contract as with it" of a hand that
+    held its whole contract: the reason says the hand holds it without the card (SH-8.1)."""
+    from meldhall.bots.shanghai_heuristic import _View
+    from meldhall.hints import game_reason
+
+    for s, seat in _heuristic_play("shanghai-rummy", 4, range(20), 400):
+        if s.phase != "meld":
+            continue
+        obs = s.observation(seat)
+        v = _View(obs)
+        if v.made or v.deficiency(v.counts) != 0:
+            continue
+        for a in s.legal_actions(seat):
+            if not str(a).startswith("discard"):
+                continue
+            counts = list(v.counts)
+            counts[a.kind] -= 1
+            if v.deficiency(counts) == 0:
+                reason = game_reason("shanghai-rummy", obs, a)
+                assert reason.startswith("you hold your whole contract without"), reason
+                assert "as near the contract" not in reason
+                return
+    pytest.fail("no hand holding its whole contract in 20 deals")

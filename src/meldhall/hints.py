@@ -756,10 +756,16 @@ def game_reason(game: str, observation: Observation, action: Action) -> str:
     head = str(action).split(" ", 1)[0]
     p = observation.public
     if game == "shanghai-rummy":
-        if head == "buy":
-            return "buying adds the upcard and a penalty card to your hand (SH-10.4)"
-        if head == "pass" and observation.phase == "buy":
-            return "passing keeps your hand two cards smaller than a buy would (SH-10.4)"
+        if head in ("buy", "pass") and observation.phase == "buy":
+            # what the card does for the contract, beside the buy's cost (a tester met a pass
+            # on a card that completed contract 1, and a buy explained by its cost alone)
+            toward = _shanghai_contract_gain(observation)
+            if head == "buy":
+                return (f"buying {toward}; it adds a penalty card to your hand too (SH-10.4)"
+                        if toward else
+                        "buying adds the upcard and a penalty card to your hand (SH-10.4)")
+            return ("passing keeps your hand two cards smaller than a buy would (SH-10.4)"
+                    + (f", though buying {toward}" if toward else ""))
         if head == "discard" and hasattr(action, "kind"):
             return _shanghai_discard_reason(observation, action.kind)
         if head in ("take", "draw") and observation.phase == "upcard":
@@ -920,6 +926,11 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
     if not v.made:
         counts = list(v.counts)
         counts[kind] -= 1
+        if v.deficiency(v.counts) == 0 and v.deficiency(counts) == 0:
+            # the whole contract is in hand with or without it (a tester read "as near the
+            # contract as with it" of a hand that held the contract)
+            return (f"you hold your whole contract without {card} too, so the contract does "
+                    f"not need it (SH-8.1){cost}")
         if v.deficiency(counts) <= v.deficiency(v.counts):
             # what the heuristic's measure says, and no more: the hand without it is as near
             # the contract (a tester read "not one of the cards your contract needs" about a
@@ -932,6 +943,27 @@ def _shanghai_discard_reason(observation: Observation, kind: int) -> str:
     if not v.table_fit().fits(kind):
         return f"{card} fits no meld on the table, so it cannot be laid off{cost}"
     return ""
+
+
+def _shanghai_contract_gain(observation: Observation) -> str:
+    """What the upcard would do for a Shanghai hand whose contract is not made (SH-8):
+    ``"4♦ would complete your contract"``, ``"4♦ would bring your contract closer"``, or
+    ``""`` (it would not, or the contract is made)."""
+    from meldhall.bots.shanghai_heuristic import _View
+    from meldhall.games.shanghai.rules import kind_name
+
+    v = _View(observation)
+    k = v.upcard_kind
+    if k is None or v.made:
+        return ""
+    counts = list(v.counts)
+    counts[k] += 1
+    before, after = v.deficiency(v.counts), v.deficiency(counts)
+    if after >= before:
+        return ""
+    card = kind_name(k)
+    return (f"{card} would complete your contract (SH-8)" if after == 0 else
+            f"{card} would bring your contract closer")
 
 
 def _shanghai_upcard_reason(observation: Observation, take: bool) -> str:

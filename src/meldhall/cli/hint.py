@@ -193,7 +193,12 @@ def hint_command(
     # the table as the advised seat sees it (its own hand only), as 'meldhall play' draws it
     # the advised seat is "seat 0 (you)", as in 'meldhall play' (a tester looked for it)
     names = ["you" if s == h.seat else "" for s in range(state.players)]
-    console.print(UIS[state.game_name].table(state.observation(h.seat), names, log_lines=4))
+    # with the seat's legal moves, so the status line says what 'meldhall play' says there
+    # ("Draw (the pile cannot be taken now)" and why; a tester read "Draw or take the pile"
+    # above a hint that draw was the only legal move)
+    legal = [str(a) for a in state.legal_actions(h.seat)]
+    console.print(UIS[state.game_name].table(state.observation(h.seat), names, log_lines=4,
+                                            legal=legal))
     console.print()
     for part in hint_view(h, f"seat {h.seat}"):
         console.print(part)
