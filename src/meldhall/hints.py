@@ -588,8 +588,9 @@ def _measured_together(measure: Any, observation: Observation, ranked: Sequence[
         elif m.heuristic:
             note = "what the heuristic bot would play"
         elif m.action in obvious_set and m.visits == 0:
-            note = ("a new meld of natural cards" if str(m.action).startswith("meld ")
-                    else "it makes a canasta")
+            note = ("a new meld of natural cards" if str(m.action).startswith("meld ") else
+                    "a card you hold only one of" if str(m.action).startswith("discard") else
+                    "it makes a canasta")
         else:
             # how far a move got in the opening search is not said: testers read "first in
             # the hint's opening search" or "set it aside after 3 deals" as jargon, and as a
@@ -666,8 +667,9 @@ def _compared(adv: float, err: float | None, z: float) -> str:
 def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> list[Action]:
     """Legal moves a player would surely weigh, measured by a hint whether or not the search
     tried them: in the canasta games, an addition that makes a canasta (CC-6.6, RR-6.8), the
-    one with the fewest wild cards per meld (at most two melds), and the largest new meld of
-    natural cards alone (three or more of a rank).  Empty in Shanghai Rummy."""
+    one with the fewest wild cards per meld (at most two melds), the largest new meld of
+    natural cards alone (three or more of a rank), and up to two discards of a lone natural
+    card (:func:`_lone_discards`).  Empty in Shanghai Rummy."""
     if game == "shanghai-rummy":
         return []
     best: dict[int, Action] = {}
@@ -677,7 +679,37 @@ def _obvious(game: str, observation: Observation, legal: Sequence[Action]) -> li
         if held is None or a.twos + a.jokers < held.twos + held.jokers:  # type: ignore[attr-defined]
             best[rank] = a
     out = list(best.values())[:2]
-    return out + _natural_meld(legal)
+    return out + _natural_meld(legal) + _lone_discards(observation, legal)
+
+
+def _lone_discards(observation: Observation, legal: Sequence[Action]) -> list[Action]:
+    """Up to two discards of a lone natural card (one of its rank in hand, no meld of it on
+    the seat's side), those the next player's side has no meld of first, then the higher
+    ranks: what a canasta player weighs first (a tester found "discard 5" of three 5s
+    recommended with the lone J and 8 never measured; on 200 deals the J did 68 ± 42 better)."""
+    p = observation.public
+    seat = observation.seat
+    side_of = p["side_of"]
+    players = len(side_of)
+
+    def ranks(side: int) -> set[int]:
+        return {m.rank for m in p["melds"][side] if m is not None}
+
+    mine, nexts = ranks(side_of[seat]), ranks(side_of[(seat + 1) % players])
+    hand: Any = observation
+    found = []
+    # with melds staged the discards are the seat's choices before staging (the hint plans
+    # from there: the same moves measured before and after staging)
+    choices = planning_actions(observation, legal) if getattr(observation, "staged", ()) \
+        else legal
+    for a in choices:
+        kind = getattr(a, "kind", None)
+        if not str(a).startswith("discard") or kind is None or kind in (0, 2, 3):
+            continue
+        if kind in mine or (hand.hand & hand.pack.rank_mask[kind]).bit_count() != 1:
+            continue
+        found.append((kind in nexts, -(14 if kind == 1 else kind), str(a), a))
+    return [t[3] for t in sorted(found)[:2]]
 
 
 def _canasta_adds(game: str, observation: Observation, legal: Sequence[Action]
