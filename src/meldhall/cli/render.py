@@ -73,10 +73,14 @@ def suit_sort(cards: Sequence[Card], wild_twos: bool = True) -> list[Card]:
     """Cards by suit (♠ ♥ ♦ ♣), in display order of rank within a suit, the wild cards last
     in a group of their own (jokers and, with ``wild_twos``, the twos: a tester found a wild
     2♦ at the head of the diamonds, among the naturals)."""
-    def wild(c: Card) -> bool:
-        return c.rank == 0 or (wild_twos and c.rank == 2)
-    return sorted(cards, key=lambda c: (wild(c), c.rank == 0, 9 if c.suit is None else c.suit,
+    return sorted(cards, key=lambda c: (_is_wild(c, wild_twos), c.rank == 0,
+                                        9 if c.suit is None else c.suit,
                                         _KIND_POS.get(c.rank, 99), c.deck))
+
+
+def _is_wild(card: Card, wild_twos: bool = True) -> bool:
+    """A joker, or (``wild_twos``, the canasta games) a two."""
+    return card.rank == 0 or (wild_twos and card.rank == 2)
 
 
 _CANASTA_LABEL = re.compile(r"^(.*\bcanasta) (?:\S+)×(\d+): (.*)$")
@@ -146,7 +150,7 @@ def hand_text(cards: Sequence[Card], *, by_suit: bool = False, wild_twos: bool =
         if not by_suit:
             return c.rank
         # the wild cards in one group after the suits (suit_sort puts them there)
-        return "wild" if c.rank == 0 or (wild_twos and c.rank == 2) else c.suit
+        return "wild" if _is_wild(c, wild_twos) else c.suit
 
     for c in ordered:
         if groups and key(groups[-1][0]) == key(c):
